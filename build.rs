@@ -1,0 +1,12 @@
+//! Compiles `kernels-gpu` to PTX for every target the library embeds; see
+//! `ptx-builder` for how, and host/ptx.rs for how a target is picked at run time.
+
+fn main() {
+    let out_dir = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let kernels = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels-gpu");
+    let build = ptx_builder::PtxBuilder::new(kernels).target(80).target(90).build(&out_dir);
+    if let Err(error) = build {
+        eprintln!("error: {error}");
+        std::process::exit(1);
+    }
+}

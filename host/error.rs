@@ -1,0 +1,92 @@
+//! The one error type of the library.
+
+use std::fmt;
+
+/// Everything a call can reject or fail with. Shape and parameter checks run
+/// on the host before anything is launched, so no kernel ever sees bad input.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A buffer's length does not match the shape.
+    LengthMismatch { argument: &'static str, expected: usize, actual: usize },
+    /// A quantization scale that is zero, negative, NaN or infinite.
+    InvalidScale { row: Option<usize>, scale: f32 },
+    /// A quantization zero point that is NaN or infinite.
+    InvalidZeroPoint { row: Option<usize>, zero_point: f32 },
+    /// A group size other than 32, 64 or 128.
+    InvalidGroupSize(usize),
+    /// `K` is not a multiple of the group size.
+    KNotMultipleOfGroup { k: usize, group_size: usize },
+    /// A weight that is NaN or infinite, or too large for an f16 scale.
+    InvalidWeight { row: usize, col: usize, value: f32 },
+    /// A buffer that a kernel reads with wide loads is not aligned enough.
+    Misaligned { argument: &'static str, align: usize },
+    /// A dimension or product of dimensions beyond what the kernel indexes.
+    TooLarge { what: &'static str, value: u128, limit: u128 },
+    /// Packed weights whose arrays disagree with their own shape.
+    InconsistentWeights(&'static str),
+    /// The device is older than every embedded PTX target.
+    UnsupportedDevice { compute_capability: (u32, u32), oldest: (u32, u32) },
+    /// The driver rejected the embedded PTX (usually: driver older than the
+    /// PTX ISA version; see the README).
+    #[cfg(feature = "cuda")]
+    ModuleLoad { target: (u32, u32), source: cust::error::CudaError },
+    /// A CUDA driver call failed.
+    #[cfg(feature = "cuda")]
+    Cuda(cust::error::CudaError),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::LengthMismatch { argument, expected, actual } => {
+                write!(f, "`{argument}` has {actual} elements, the shape needs {expected}")
+            }
+            Error::InvalidScale { row, scale } => {
+                write!(f, "scale {scale}{} must be finite and > 0", at_row(*row))
+            }
+            Error::InvalidZeroPoint { row, zero_point } => {
+                write!(f, "zero point {zero_point}{} must be finite", at_row(*row))
+            }
+            Error::InvalidGroupSize(g) => write!(f, "group size {g} is not one of 32, 64, 128"),
+            Error::KNotMultipleOfGroup { k, group_size } => {
+                write!(f, "K = {k} is not a multiple of the group size {group_size}")
+            }
+            Error::InvalidWeight { row, col, value } => write!(
+                f,
+                "weight [{row}][{col}] = {value} cannot be quantized (not finite, or too large for an f16 scale)"
+            ),
+            Error::Misaligned { argument, align } => {
+                write!(f, "`{argument}` must be {align}-byte aligned")
+            }
+            Error::TooLarge { what, value, limit } => write!(f, "{what} = {value} exceeds {limit}"),
+            Error::InconsistentWeights(what) => write!(f, "packed weights are inconsistent: {what}"),
+            Error::UnsupportedDevice { compute_capability: (major, minor), oldest: (o_major, o_minor) } => write!(
+                f,
+                "the device has compute capability {major}.{minor}, older than every embedded PTX target \
+                 (the oldest is sm_{o_major}{o_minor})"
+            ),
+            #[cfg(feature = "cuda")]
+            Error::ModuleLoad { target: (major, minor), source } => write!(
+                f,
+                "the driver could not load the sm_{major}{minor} PTX ({source}); it needs a driver that \
+                 supports PTX ISA 7.0 (sm_80) / 7.8 (sm_90), i.e. CUDA 11.0 / 11.8 or newer"
+            ),
+            #[cfg(feature = "cuda")]
+            Error::Cuda(e) => write!(f, "CUDA error: {e}"),
+        }
+    }
+}
+
+fn at_row(row: Option<usize>) -> String {
+    row.map(|r| format!(" (row {r})")).unwrap_or_default()
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(feature = "cuda")]
+impl From<cust::error::CudaError> for Error {
+    fn from(e: cust::error::CudaError) -> Self {
+        Error::Cuda(e)
+    }
+}

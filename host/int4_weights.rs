@@ -1,0 +1,228 @@
+//! Packed 4-bit weights and the quantizer that makes them.
+//!
+//! The layout (code order in a word, scales, zero points) is defined in
+//! [`quant_kernels_abi::int4`], shared with the kernel. Memory: 4 bits a
+//! weight plus one f16 scale (and, asymmetric, one 4-bit zero point) a group:
+//! 4.125 bits a weight for symmetric G = 128, 7.76x smaller than f32.
+
+use crate::Error;
+use crate::launch::checked_product;
+use half::f16;
+use quant_kernels_abi::int4::{CODES_PER_WORD, GROUP_SIZES, NIBBLE_ORDER, SYMMETRIC_ZERO_POINT, zero_bytes_per_row};
+
+/// How codes map back to weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Int4Mode {
+    /// Signed int4 `q = u - 8` in `-8..=7`, one scale per group, no zero point.
+    /// The scale is chosen so that the group's largest-magnitude weight maps
+    /// to `q = -8` (as ggml's Q4_0 does), which uses all 16 levels; it is
+    /// negative when that weight is positive.
+    Symmetric,
+    /// Unsigned int4 `u` in `0..=15` with a per-group 4-bit zero point `z`
+    /// and a positive scale (GPTQ/AWQ style): the range `[min(w, 0), max(w, 0)]`
+    /// is split into 15 steps, so zero is exactly representable.
+    Asymmetric,
+}
+
+/// The shape of a packed weight matrix: what a launch needs to know about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Int4Shape {
+    /// Output features (rows of `W`).
+    pub n: usize,
+    /// Input features (columns of `W`), a multiple of `group_size`.
+    pub k: usize,
+    /// Weights per group along `K`: 32, 64 or 128.
+    pub group_size: usize,
+    pub mode: Int4Mode,
+}
+
+impl Int4Shape {
+    /// Checks the group size and `K % group_size`.
+    pub fn new(n: usize, k: usize, group_size: usize, mode: Int4Mode) -> Result<Self, Error> {
+        if !GROUP_SIZES.contains(&group_size) {
+            return Err(Error::InvalidGroupSize(group_size));
+        }
+        if k % group_size != 0 {
+            return Err(Error::KNotMultipleOfGroup { k, group_size });
+        }
+        checked_product("n * k", n, k)?;
+        Ok(Self { n, k, group_size, mode })
+    }
+
+    /// Groups per row, `k / group_size`.
+    pub fn groups_per_row(&self) -> usize {
+        self.k / self.group_size
+    }
+
+    /// Elements of `qweight`: `n * k / 8`.
+    pub fn qweight_len(&self) -> usize {
+        self.n * (self.k / CODES_PER_WORD)
+    }
+
+    /// Elements of `scales`: `n * k / group_size`.
+    pub fn scales_len(&self) -> usize {
+        self.n * self.groups_per_row()
+    }
+
+    /// Bytes of `zeros`: 0 for symmetric weights.
+    pub fn zeros_len(&self) -> usize {
+        match self.mode {
+            Int4Mode::Symmetric => 0,
+            Int4Mode::Asymmetric => self.n * zero_bytes_per_row(self.groups_per_row()),
+        }
+    }
+
+    /// Bytes of the packed form: codes, scales and zero points.
+    pub fn packed_bytes(&self) -> usize {
+        4 * self.qweight_len() + 2 * self.scales_len() + self.zeros_len()
+    }
+}
+
+/// A weight matrix `W[N][K]` in the packed 4-bit format of [`quant_kernels_abi::int4`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Int4Weights {
+    shape: Int4Shape,
+    qweight: Vec<u32>,
+    scales: Vec<f16>,
+    zeros: Vec<u8>,
+}
+
+impl Int4Weights {
+    /// Quantizes the row-major `weights[n][k]` (`nn.Linear` layout) in groups
+    /// of `group_size` along `K`, rounding half to even with the group's f16
+    /// scale (the scale is rounded to f16 first, and the codes computed with
+    /// the rounded value).
+    ///
+    /// Errors: group size not 32/64/128, `K % group_size != 0`, a length that
+    /// is not `n * k`, a weight that is NaN or infinite, or a group whose
+    /// scale overflows f16 (|w| beyond about 5.2e5).
+    pub fn quantize(weights: &[f32], n: usize, k: usize, group_size: usize, mode: Int4Mode) -> Result<Self, Error> {
+        let shape = Int4Shape::new(n, k, group_size, mode)?;
+        crate::launch::expect_len("weights", n * k, weights.len())?;
+        let groups = shape.groups_per_row();
+        let mut qweight = vec![0u32; shape.qweight_len()];
+        let mut scales = vec![f16::ZERO; shape.scales_len()];
+        let mut zeros = vec![0u8; shape.zeros_len()];
+        let zero_row_bytes = zero_bytes_per_row(groups);
+
+        for row in 0..n {
+            for group in 0..groups {
+                let start = row * k + group * group_size;
+                let values = &weights[start..start + group_size];
+                if let Some((i, &value)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+                    return Err(Error::InvalidWeight { row, col: group * group_size + i, value });
+                }
+                let Some((scale, zero)) = group_scale(values, mode) else {
+                    let (i, value) = largest(values).unwrap_or_default();
+                    return Err(Error::InvalidWeight { row, col: group * group_size + i, value });
+                };
+                scales[row * groups + group] = scale;
+                if mode == Int4Mode::Asymmetric {
+                    zeros[row * zero_row_bytes + group / 2] |= (zero as u8) << (4 * (group % 2));
+                }
+                let scale = scale.to_f32();
+                for (i, &w) in values.iter().enumerate() {
+                    let level = if scale == 0.0 { 0.0 } else { (w / scale).round_ties_even() };
+                    let code = (level + zero as f32).clamp(0.0, 15.0) as u32;
+                    let col = group * group_size + i;
+                    let word = &mut qweight[row * (k / CODES_PER_WORD) + col / CODES_PER_WORD];
+                    *word |= code << (4 * nibble_of(col % CODES_PER_WORD));
+                }
+            }
+        }
+        Ok(Self { shape, qweight, scales, zeros })
+    }
+
+    /// Assembles packed weights from their three arrays (for instance converted
+    /// from a checkpoint), checking their lengths against the shape.
+    pub fn from_parts(shape: Int4Shape, qweight: Vec<u32>, scales: Vec<f16>, zeros: Vec<u8>) -> Result<Self, Error> {
+        let shape = Int4Shape::new(shape.n, shape.k, shape.group_size, shape.mode)?;
+        crate::launch::expect_len("qweight", shape.qweight_len(), qweight.len())?;
+        crate::launch::expect_len("scales", shape.scales_len(), scales.len())?;
+        crate::launch::expect_len("zeros", shape.zeros_len(), zeros.len())?;
+        Ok(Self { shape, qweight, scales, zeros })
+    }
+
+    pub fn shape(&self) -> Int4Shape {
+        self.shape
+    }
+
+    /// `[n][k / 8]` words of 8 codes each.
+    pub fn qweight(&self) -> &[u32] {
+        &self.qweight
+    }
+
+    /// `[n][k / group_size]` scales.
+    pub fn scales(&self) -> &[f16] {
+        &self.scales
+    }
+
+    /// `[n][ceil(groups / 2)]` packed zero points; empty for symmetric weights.
+    pub fn zeros(&self) -> &[u8] {
+        &self.zeros
+    }
+
+    /// The 4-bit code of `W[row][col]`.
+    pub fn code(&self, row: usize, col: usize) -> u32 {
+        let word = self.qweight[row * (self.shape.k / CODES_PER_WORD) + col / CODES_PER_WORD];
+        (word >> (4 * nibble_of(col % CODES_PER_WORD))) & 0xF
+    }
+
+    /// The zero point of group `group` of row `row` (8 for symmetric weights).
+    pub fn zero_point(&self, row: usize, group: usize) -> u32 {
+        match self.shape.mode {
+            Int4Mode::Symmetric => SYMMETRIC_ZERO_POINT,
+            Int4Mode::Asymmetric => {
+                let bytes = zero_bytes_per_row(self.shape.groups_per_row());
+                (self.zeros[row * bytes + group / 2] as u32 >> (4 * (group % 2))) & 0xF
+            }
+        }
+    }
+
+    /// The scale of group `group` of row `row`.
+    pub fn scale(&self, row: usize, group: usize) -> f16 {
+        self.scales[row * self.shape.groups_per_row() + group]
+    }
+
+    /// `W[row][col]` as the kernel sees it: `(code - zero) * scale`, exact in f32.
+    pub fn dequantized(&self, row: usize, col: usize) -> f32 {
+        let group = col / self.shape.group_size;
+        let level = self.code(row, col) as i32 - self.zero_point(row, group) as i32;
+        level as f32 * self.scale(row, group).to_f32()
+    }
+
+    /// The whole dequantized matrix, row-major `[n][k]`.
+    pub fn dequantize(&self) -> Vec<f32> {
+        let Int4Shape { n, k, .. } = self.shape;
+        (0..n * k).map(|i| self.dequantized(i / k, i % k)).collect()
+    }
+}
+
+/// The nibble that holds element `e` (0..8) of a word: the inverse of `NIBBLE_ORDER`.
+fn nibble_of(element: usize) -> usize {
+    NIBBLE_ORDER.iter().position(|&e| e == element).expect("element < 8")
+}
+
+/// The group's largest-magnitude weight and its index.
+fn largest(values: &[f32]) -> Option<(usize, f32)> {
+    values.iter().copied().enumerate().max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
+}
+
+/// The f16 scale and the zero point of one group, or `None` when the scale
+/// overflows f16.
+fn group_scale(values: &[f32], mode: Int4Mode) -> Option<(f16, u32)> {
+    let (scale, zero) = match mode {
+        Int4Mode::Symmetric => {
+            let (_, peak) = largest(values)?;
+            (f16::from_f32(peak / -8.0), SYMMETRIC_ZERO_POINT)
+        }
+        Int4Mode::Asymmetric => {
+            let low = values.iter().copied().fold(0.0f32, f32::min);
+            let high = values.iter().copied().fold(0.0f32, f32::max);
+            let scale = f16::from_f32((high - low) / 15.0);
+            let zero = if scale.to_f32() == 0.0 { 0.0 } else { (-low / scale.to_f32()).round_ties_even() };
+            (scale, zero.clamp(0.0, 15.0) as u32)
+        }
+    };
+    scale.is_finite().then_some((scale, zero))
+}

@@ -1,0 +1,167 @@
+//! The `cust` handle: the device's primary context, the loaded module and the
+//! kernel functions, created once. Each kernel's safe wrapper is an
+//! `impl Kernels` block in that kernel's file.
+
+use crate::Error;
+use crate::launch::{DeviceInfo, Launch};
+use crate::ptx::{self, PtxTarget};
+use cust::context::{Context, CurrentContext};
+use cust::device::{Device, DeviceAttribute};
+use cust::error::CudaError;
+use cust::function::Function;
+use cust::memory::{CopyDestination, DeviceBuffer, DeviceCopy, DeviceSlice};
+use cust::module::Module;
+use cust::stream::{Stream, StreamFlags};
+use std::ffi::c_void;
+
+/// The library's entry point on a GPU: owns the device's primary context and
+/// the PTX module chosen for it, and launches the kernels.
+///
+/// Create one per device and share it (`Kernels` is `Send + Sync`); creating
+/// it loads the module (milliseconds), every call after that only checks its
+/// arguments and enqueues a launch. Launches go on the stream passed to each
+/// call: [`Kernels::stream`] or one of the caller's.
+pub struct Kernels {
+    // Field order is drop order: the functions before their module, the
+    // module and stream before the context.
+    functions: Vec<(&'static str, Function<'static>)>,
+    module: Module,
+    stream: Stream,
+    info: DeviceInfo,
+    target: PtxTarget,
+    context: Context,
+}
+
+// SAFETY: CUDA driver handles may be used from any thread. Every method makes
+// the context current on the calling thread before it calls the driver, and
+// the handle is never mutated after construction.
+unsafe impl Send for Kernels {}
+// SAFETY: as above.
+unsafe impl Sync for Kernels {}
+
+impl Kernels {
+    /// Opens device 0.
+    pub fn new() -> Result<Self, Error> {
+        Self::with_device(0)
+    }
+
+    /// Opens device `ordinal`: retains its primary context (the one the CUDA
+    /// runtime and other driver wrappers share), loads the newest embedded
+    /// PTX the device runs, and looks up every kernel.
+    pub fn with_device(ordinal: u32) -> Result<Self, Error> {
+        cust::init(cust::CudaFlags::empty())?;
+        let device = Device::get_device(ordinal)?;
+        let attribute = |a| device.get_attribute(a).map(|v| v as u32);
+        let info = DeviceInfo {
+            compute_capability: (
+                attribute(DeviceAttribute::ComputeCapabilityMajor)?,
+                attribute(DeviceAttribute::ComputeCapabilityMinor)?,
+            ),
+            multiprocessors: attribute(DeviceAttribute::MultiprocessorCount)?,
+        };
+        let target = ptx::select(info.compute_capability)?;
+        let context = Context::new(device)?;
+        let module = Module::from_ptx(target.ptx, &[])
+            .map_err(|source| Error::ModuleLoad { target: target.compute_capability, source })?;
+        let functions = ptx::kernel_names()
+            .iter()
+            .map(|&name| {
+                let function = module.get_function(name)?;
+                // SAFETY: a `Function` is a driver handle whose lifetime only
+                // ties it to its module; the module is a field of the same
+                // handle, dropped after `functions` and never replaced.
+                Ok((name, unsafe { std::mem::transmute::<Function<'_>, Function<'static>>(function) }))
+            })
+            .collect::<Result<_, CudaError>>()?;
+        // A blocking stream: ordered with the legacy default stream, on which
+        // cust's synchronous copies and memsets run, so an upload or memset
+        // is complete before a later launch on this stream reads it.
+        let stream = Stream::new(StreamFlags::DEFAULT, None)?;
+        Ok(Self { functions, module, stream, info, target, context })
+    }
+
+    /// Compute capability and multiprocessor count.
+    pub fn device(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    /// The PTX target the module was loaded from.
+    pub fn target(&self) -> PtxTarget {
+        self.target
+    }
+
+    /// The handle's own stream. It is a blocking stream, ordered with the
+    /// legacy default stream where [`upload`](Self::upload) and
+    /// [`alloc`](Self::alloc) do their copies and memsets. A stream of the
+    /// caller's created `NON_BLOCKING` is not: synchronize before launching on it.
+    pub fn stream(&self) -> &Stream {
+        &self.stream
+    }
+
+    /// The module, for callers that want to look up functions themselves.
+    pub fn module(&self) -> &Module {
+        &self.module
+    }
+
+    /// Makes the handle's context current on the calling thread.
+    pub fn make_current(&self) -> Result<(), Error> {
+        Ok(CurrentContext::set_current(&self.context)?)
+    }
+
+    /// Copies `host` into a new device buffer (synchronous).
+    pub fn upload<T: DeviceCopy>(&self, host: &[T]) -> Result<DeviceBuffer<T>, Error> {
+        self.make_current()?;
+        Ok(DeviceBuffer::from_slice(host)?)
+    }
+
+    /// A new device buffer of `len` elements, every byte zero.
+    pub fn alloc<T: DeviceCopy + bytemuck::Zeroable>(&self, len: usize) -> Result<DeviceBuffer<T>, Error> {
+        self.make_current()?;
+        Ok(DeviceBuffer::zeroed(len)?)
+    }
+
+    /// Waits for `stream`, then copies `device` back to the host.
+    pub fn download<T: DeviceCopy + Default + Clone>(
+        &self,
+        device: &DeviceSlice<T>,
+        stream: &Stream,
+    ) -> Result<Vec<T>, Error> {
+        self.make_current()?;
+        stream.synchronize()?;
+        let mut host = vec![T::default(); device.len()];
+        device.copy_to(&mut host)?;
+        Ok(host)
+    }
+
+    /// Enqueues `launch` on `stream`. `args` holds one pointer to each kernel
+    /// argument, in the order the kernel's plan function documents.
+    ///
+    /// # Safety
+    /// The arguments must match the kernel's parameter list in number, order
+    /// and type, and the buffers they point to must hold what the plan checked.
+    pub(crate) unsafe fn launch(&self, launch: &Launch, stream: &Stream, args: &[*mut c_void]) -> Result<(), Error> {
+        self.make_current()?;
+        let function = self
+            .functions
+            .iter()
+            .find(|(name, _)| *name == launch.kernel)
+            .map(|(_, function)| function)
+            .ok_or(Error::Cuda(CudaError::NotFound))?;
+        let c = &launch.config;
+        let (grid, block) = ((c.grid[0], c.grid[1], c.grid[2]), (c.block[0], c.block[1], c.block[2]));
+        // SAFETY: the function belongs to the loaded module, and the caller
+        // guarantees the argument list.
+        unsafe { stream.launch(function, grid, block, c.shared_mem_bytes, args)? };
+        Ok(())
+    }
+}
+
+/// The entry of a `cuLaunchKernel` argument array for one argument.
+pub(crate) fn arg<T>(value: &T) -> *mut c_void {
+    value as *const T as *mut c_void
+}
+
+/// The raw device address of a slice.
+pub(crate) fn address<T: DeviceCopy>(slice: &DeviceSlice<T>) -> u64 {
+    slice.as_device_ptr().as_raw()
+}

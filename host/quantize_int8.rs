@@ -1,0 +1,187 @@
+//! int8 quantization `q = clamp(round_half_even(x / scale + zero_point), -128, 127)`,
+//! per tensor or per row.
+//!
+//! **Exact arithmetic**, identical on GPU and CPU: `x / scale` is one
+//! correctly rounded f32 division (`div.rn.f32`, not a multiply by a
+//! precomputed `1 / scale`, which can differ in the last bit and so move a
+//! result across a rounding tie), `+ zero_point` one f32 addition (never
+//! fused into an FMA), then round half to even. The output matches
+//! [`reference::quantize_int8`](crate::reference::quantize_int8) bit for bit
+//! on every input, ties, subnormals and huge values included.
+//!
+//! **Special values.** NaN quantizes to 0; +inf to 127 and -inf to -128
+//! (so do finite values beyond the range). `scale` must be finite and > 0,
+//! `zero_point` finite: anything else is [`Error::InvalidScale`] /
+//! [`Error::InvalidZeroPoint`].
+//!
+//! **Against PyTorch.** The formula is PyTorch's
+//! `torch.clamp(torch.round(x / s + zp), -128, 127).to(torch.int8)` in f32
+//! (`torch.round` also rounds half to even). Where PyTorch computes `x / s`
+//! other than by true division, results can differ by one step at ties; and
+//! its `.to(int8)` of NaN is a C++ float-to-int conversion of NaN, which is
+//! undefined, where this kernel defines 0. The comparison on the H100 is in
+//! docs/PERF.md.
+
+use crate::Error;
+use crate::launch::{self, DeviceInfo, Launch, LaunchConfig};
+use quant_kernels_abi::elementwise;
+
+/// The per-tensor kernel's name in the PTX.
+pub const KERNEL: &str = "quantize_int8_f32";
+/// The per-row kernel's name in the PTX.
+pub const ROWS_KERNEL: &str = "quantize_int8_rows_f32";
+
+/// A validated per-tensor scale and zero point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Int8Params {
+    scale: f32,
+    zero_point: f32,
+}
+
+impl Int8Params {
+    /// Errors unless `scale` is finite and > 0 and `zero_point` finite.
+    pub fn new(scale: f32, zero_point: f32) -> Result<Self, Error> {
+        check_params(None, scale, zero_point)?;
+        Ok(Self { scale, zero_point })
+    }
+
+    pub fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    pub fn zero_point(&self) -> f32 {
+        self.zero_point
+    }
+}
+
+fn check_params(row: Option<usize>, scale: f32, zero_point: f32) -> Result<(), Error> {
+    if !(scale.is_finite() && scale > 0.0) {
+        return Err(Error::InvalidScale { row, scale });
+    }
+    if !zero_point.is_finite() {
+        return Err(Error::InvalidZeroPoint { row, zero_point });
+    }
+    Ok(())
+}
+
+/// Checks per-row parameters: equal lengths, every scale finite and > 0,
+/// every zero point finite.
+pub fn check_row_params(scales: &[f32], zero_points: &[f32]) -> Result<(), Error> {
+    launch::expect_len("zero_points", scales.len(), zero_points.len())?;
+    for (row, (&scale, &zero_point)) in scales.iter().zip(zero_points).enumerate() {
+        check_params(Some(row), scale, zero_point)?;
+    }
+    Ok(())
+}
+
+/// Checks the lengths of the per-tensor quantization and returns its launch,
+/// or `None` for empty input.
+///
+/// Kernel arguments, in order: `x: CUdeviceptr` (f32), `out: CUdeviceptr`
+/// (i8), `n: u64`, `scale: f32`, `zero_point: f32` (from [`Int8Params`]).
+pub fn plan(x_len: usize, out_len: usize, device: &DeviceInfo) -> Result<Option<Launch>, Error> {
+    launch::expect_len("out", x_len, out_len)?;
+    Ok((x_len > 0).then(|| launch::grid_stride(KERNEL, x_len, device)))
+}
+
+/// Checks the shapes of the per-row quantization of `x[rows][cols]`, where
+/// `rows` is the number of scales, and returns its launch, or `None` for
+/// empty input.
+///
+/// Kernel arguments, in order: `x: CUdeviceptr` (f32), `scales: CUdeviceptr`
+/// (f32, `rows`), `zero_points: CUdeviceptr` (f32, `rows`), `out: CUdeviceptr`
+/// (i8), `rows: u64`, `cols: u64`. The scales and zero points must have passed
+/// [`check_row_params`].
+pub fn plan_rows(
+    rows: usize,
+    cols: usize,
+    x_len: usize,
+    out_len: usize,
+    device: &DeviceInfo,
+) -> Result<Option<Launch>, Error> {
+    let elements = launch::checked_product("rows * cols", rows, cols)?;
+    launch::expect_len("x", elements, x_len)?;
+    launch::expect_len("out", elements, out_len)?;
+    if elements == 0 {
+        return Ok(None);
+    }
+    // One block per row in flight; at most a device-full, the kernel loops over the rest.
+    let max_blocks = device.multiprocessors.max(1) as usize * (2048 / elementwise::BLOCK_THREADS as usize);
+    Ok(Some(Launch {
+        kernel: ROWS_KERNEL,
+        config: LaunchConfig {
+            grid: [rows.min(max_blocks) as u32, 1, 1],
+            block: [elementwise::BLOCK_THREADS, 1, 1],
+            shared_mem_bytes: 0,
+        },
+    }))
+}
+
+#[cfg(feature = "cuda")]
+mod cuda {
+    use super::{Int8Params, check_row_params, plan, plan_rows};
+    use crate::kernels::{address, arg};
+    use crate::{Error, Kernels};
+    use cust::memory::{DeviceBuffer, DeviceSlice};
+    use cust::stream::Stream;
+
+    /// Per-row scales and zero points, validated and on the device.
+    pub struct DeviceRowParams {
+        scales: DeviceBuffer<f32>,
+        zero_points: DeviceBuffer<f32>,
+    }
+
+    impl DeviceRowParams {
+        /// The number of rows.
+        pub fn rows(&self) -> usize {
+            self.scales.len()
+        }
+    }
+
+    impl Kernels {
+        /// Enqueues the per-tensor quantization of `x` into `out` on `stream`.
+        pub fn quantize_int8(
+            &self,
+            x: &DeviceSlice<f32>,
+            params: Int8Params,
+            out: &mut DeviceSlice<i8>,
+            stream: &Stream,
+        ) -> Result<(), Error> {
+            let Some(launch) = plan(x.len(), out.len(), self.device())? else { return Ok(()) };
+            let (x, out, n) = (address(x), address(out), x.len() as u64);
+            let (scale, zero_point) = (params.scale(), params.zero_point());
+            let args = [arg(&x), arg(&out), arg(&n), arg(&scale), arg(&zero_point)];
+            // SAFETY: the argument list matches `quantize_int8_f32`; the lengths were checked.
+            unsafe { self.launch(&launch, stream, &args) }
+        }
+
+        /// Validates per-row scales and zero points and copies them to the device.
+        pub fn upload_row_params(&self, scales: &[f32], zero_points: &[f32]) -> Result<DeviceRowParams, Error> {
+            check_row_params(scales, zero_points)?;
+            Ok(DeviceRowParams { scales: self.upload(scales)?, zero_points: self.upload(zero_points)? })
+        }
+
+        /// Enqueues the per-row quantization of the row-major `x[rows][cols]`
+        /// (`rows = params.rows()`) into `out` on `stream`.
+        pub fn quantize_int8_rows(
+            &self,
+            x: &DeviceSlice<f32>,
+            cols: usize,
+            params: &DeviceRowParams,
+            out: &mut DeviceSlice<i8>,
+            stream: &Stream,
+        ) -> Result<(), Error> {
+            let rows = params.rows();
+            let Some(launch) = plan_rows(rows, cols, x.len(), out.len(), self.device())? else { return Ok(()) };
+            let (x, out) = (address(x), address(out));
+            let (scales, zero_points) = (address(&params.scales), address(&params.zero_points));
+            let (rows, cols) = (rows as u64, cols as u64);
+            let args = [arg(&x), arg(&scales), arg(&zero_points), arg(&out), arg(&rows), arg(&cols)];
+            // SAFETY: the argument list matches `quantize_int8_rows_f32`; shapes and parameters were checked.
+            unsafe { self.launch(&launch, stream, &args) }
+        }
+    }
+}
+
+#[cfg(feature = "cuda")]
+pub use cuda::DeviceRowParams;

@@ -1,0 +1,70 @@
+//! CPU reference implementations, written from each operation's definition
+//! and independently of the kernels (f64 where rounding matters). They are
+//! what the tests compare against, and the CPU fallback: they check their
+//! inputs exactly as the GPU wrappers do.
+
+use crate::Error;
+use crate::int4_weights::Int4Weights;
+use crate::launch::{checked_product, expect_len};
+use crate::quantize_int8::{Int8Params, check_row_params};
+
+/// `exp((x + y) * 2)` in f64: the exact value up to f64 rounding.
+pub fn add_mul_exp_exact(x: f32, y: f32) -> f64 {
+    ((x as f64 + y as f64) * 2.0).exp()
+}
+
+/// `exp((x + y) * 2)` elementwise, rounded once to f32.
+pub fn add_mul_exp(x: &[f32], y: &[f32]) -> Result<Vec<f32>, Error> {
+    expect_len("y", x.len(), y.len())?;
+    Ok(x.iter().zip(y).map(|(&a, &b)| add_mul_exp_exact(a, b) as f32).collect())
+}
+
+/// One element of int8 quantization, from the definition: NaN is 0, the
+/// rest rounds half to even and clamps.
+fn quantize_one(x: f32, scale: f32, zero_point: f32) -> i8 {
+    let shifted = x / scale + zero_point;
+    if shifted.is_nan() { 0 } else { shifted.round_ties_even().clamp(-128.0, 127.0) as i8 }
+}
+
+/// `clamp(round_half_even(x / scale + zero_point), -128, 127)` per element.
+pub fn quantize_int8(x: &[f32], params: Int8Params) -> Vec<i8> {
+    x.iter().map(|&v| quantize_one(v, params.scale(), params.zero_point())).collect()
+}
+
+/// Per-row quantization of the row-major `x[rows][cols]`, `rows = scales.len()`.
+pub fn quantize_int8_rows(x: &[f32], cols: usize, scales: &[f32], zero_points: &[f32]) -> Result<Vec<i8>, Error> {
+    check_row_params(scales, zero_points)?;
+    expect_len("x", checked_product("rows * cols", scales.len(), cols)?, x.len())?;
+    Ok(x.iter().enumerate().map(|(i, &v)| quantize_one(v, scales[i / cols], zero_points[i / cols])).collect())
+}
+
+/// `y[m][n] = sum_k x[m][k] * W[n][k] + bias[n]` in f64, with `W` the packed
+/// weights' dequantized values (exact in f32, see [`Int4Weights::dequantized`]).
+/// Rows of `y` are computed on all cores.
+pub fn int4_linear(x: &[f32], m: usize, weights: &Int4Weights, bias: Option<&[f32]>) -> Result<Vec<f64>, Error> {
+    let shape = weights.shape();
+    let (n, k) = (shape.n, shape.k);
+    expect_len("x", checked_product("m * k", m, k)?, x.len())?;
+    if let Some(bias) = bias {
+        expect_len("bias", n, bias.len())?;
+    }
+    let w: Vec<f64> = weights.dequantize().into_iter().map(f64::from).collect();
+    let mut y = vec![0.0f64; checked_product("m * n", m, n)?];
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let rows_per_thread = m.div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        for (chunk, y_rows) in y.chunks_mut(rows_per_thread * n.max(1)).enumerate() {
+            let w = &w;
+            scope.spawn(move || {
+                for (i, y_row) in y_rows.chunks_mut(n.max(1)).enumerate() {
+                    let x_row = &x[(chunk * rows_per_thread + i) * k..][..k];
+                    for (j, out) in y_row.iter_mut().enumerate() {
+                        let dot: f64 = x_row.iter().zip(&w[j * k..(j + 1) * k]).map(|(&a, &b)| a as f64 * b).sum();
+                        *out = dot + bias.map_or(0.0, |b| b[j] as f64);
+                    }
+                }
+            });
+        }
+    });
+    Ok(y)
+}

@@ -1,0 +1,88 @@
+//! The contract between the GPU kernels (`kernels-gpu`, compiled to PTX) and
+//! the host library: the block and tile shapes each kernel is compiled for,
+//! and the packed int4 weight layout. Both sides depend on this crate, so a
+//! shape changed here changes on both sides at once.
+#![no_std]
+
+/// The elementwise kernels (`add_mul_exp_f32`, `quantize_int8_f32`, `quantize_int8_rows_f32`).
+pub mod elementwise {
+    /// Threads per block. Each thread handles 4 consecutive elements per step
+    /// of its grid-stride loop (one 16-byte load per input).
+    pub const BLOCK_THREADS: u32 = 256;
+    /// Elements per thread per loop step.
+    pub const VECTOR_WIDTH: usize = 4;
+}
+
+/// The packed 4-bit weight format read by the `int4_linear_*_f32` kernels.
+///
+/// A weight matrix `W[N][K]` (out_features x in_features, row-major as in
+/// `nn.Linear`) is quantized in groups of `G` consecutive elements along `K`
+/// (`G` in [`GROUP_SIZES`], `K % G == 0`). Each weight becomes a 4-bit code
+/// `u` in `0..=15`, and is recovered as `W[n][k] ~ (u - z) * s` with the
+/// group's scale `s` and zero point `z`.
+///
+/// Three arrays, all row-major over `n`:
+///
+/// | array | shape | element |
+/// |---|---|---|
+/// | `qweight` | `[N][K / 8]` | `u32`: 8 codes, see below |
+/// | `scales` | `[N][K / G]` | `f16` (IEEE binary16 bits) |
+/// | `zeros` | `[N][ceil((K / G) / 2)]` | `u8`: two 4-bit zero points; asymmetric mode only |
+///
+/// **Codes in a word.** Word `j` of row `n` holds `W[n][8j .. 8j + 8]`. The code
+/// of element `8j + NIBBLE_ORDER[i]` sits in bits `4i .. 4i + 4`:
+///
+/// ```text
+/// bits:     31..28 27..24 23..20 19..16 15..12 11..8 7..4 3..0
+/// element:     7      5      3      1      6     4    2    0
+/// ```
+///
+/// Even elements fill the low half-word and odd ones the high half-word, so
+/// `(word >> 4t) & 0x000F_000F` puts the pair `(2t, 2t + 1)` into the two
+/// 16-bit lanes: the layout a packed half-precision conversion wants. The f32
+/// kernel extracts codes one at a time and is indifferent to the order.
+///
+/// **Zero points.** Symmetric mode stores none: `z` is [`SYMMETRIC_ZERO_POINT`]
+/// (codes are signed int4 values offset by 8). Asymmetric mode stores the zero
+/// point of group `g` of row `n` in bits `4 * (g % 2) .. 4 * (g % 2) + 4` of
+/// byte `g / 2` of the row (low nibble first).
+pub mod int4 {
+    /// Codes per `u32` word of `qweight`.
+    pub const CODES_PER_WORD: usize = 8;
+    /// `NIBBLE_ORDER[i]` is the element (within the word's 8) stored in nibble `i`.
+    pub const NIBBLE_ORDER: [usize; CODES_PER_WORD] = [0, 2, 4, 6, 1, 3, 5, 7];
+    /// The zero point of symmetric mode: code `u` means the integer `u - 8` in `-8..=7`.
+    pub const SYMMETRIC_ZERO_POINT: u32 = 8;
+    /// The supported group sizes along `K`.
+    pub const GROUP_SIZES: [usize; 3] = [32, 64, 128];
+    /// Bytes of the `zeros` array per row, for a row of `groups` groups.
+    pub const fn zero_bytes_per_row(groups: usize) -> usize {
+        groups.div_ceil(2)
+    }
+}
+
+/// The fused 4-bit linear kernels `int4_linear_m1_f32` and `int4_linear_m4_f32`.
+///
+/// A block of [`WARPS`](int4_linear::WARPS) warps computes a tile of
+/// `ROWS_PER_BLOCK` outputs (`n`) for `m_tile` activation rows (`m`); its
+/// warps split `K` among themselves and add their partial sums through
+/// shared memory. The two entry points differ only in `m_tile`: 1 for
+/// decode (`M = 1`), 4 for batches, where each weight read serves 4 rows.
+pub mod int4_linear {
+    /// Warps per block.
+    pub const WARPS: u32 = 4;
+    /// Threads per block.
+    pub const BLOCK_THREADS: u32 = WARPS * 32;
+    /// Output features (`n`) per block.
+    pub const ROWS_PER_BLOCK: usize = 4;
+    /// Activation rows per block of `int4_linear_m1_f32`.
+    pub const DECODE_M_TILE: usize = 1;
+    /// Activation rows per block of `int4_linear_m4_f32`.
+    pub const BATCH_M_TILE: usize = 4;
+    /// Dynamic shared memory per block: one f32 partial sum per warp and output.
+    pub const fn shared_bytes(m_tile: usize) -> u32 {
+        (WARPS as usize * ROWS_PER_BLOCK * m_tile * 4) as u32
+    }
+    /// The largest `gridDim.y`; the kernels loop over `m` tiles beyond it.
+    pub const MAX_GRID_Y: u32 = 65_535;
+}

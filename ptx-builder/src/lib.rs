@@ -1,0 +1,395 @@
+//! Builds a `#![no_std]` Rust crate to PTX from a `build.rs`, the job
+//! `cuda_builder` does for `rustc_codegen_nvvm`, but with rustc's own
+//! `nvptx64-nvidia-cuda` target (LLVM's NVPTX back end).
+//!
+//! For each target (`sm_80`, `sm_90`, ...) the builder
+//! 1. runs `cargo build --release -Zbuild-std=core --target nvptx64-nvidia-cuda`
+//!    on the kernel crate with the nightly named in the crate's own
+//!    `rust-toolchain.toml`, in a target directory under `OUT_DIR`, with the
+//!    outer build's `CARGO_*`/`RUSTC*`/`RUSTFLAGS` variables removed so none leak in;
+//! 2. extracts the LLVM bitcode objects from the resulting rlibs
+//!    (the kernel crate, `core`, `compiler_builtins`);
+//! 3. links them with `llvm-link`, internalizes everything but the kernels
+//!    (every `#[no_mangle]` function of the kernel crate), optimizes with
+//!    `opt -O3`, drops what no kernel reaches, and lowers to PTX with `llc`.
+//!
+//! The `llvm-bitcode-linker` component that rustc would use for this is not
+//! distributed for the nvptx target, which is why step 2-3 are done here.
+//!
+//! It writes `<crate>_sm_XX.ptx` per target and `ptx_targets.rs` into the
+//! output directory; the latter is meant for `include!` and defines
+//! `PTX_TARGETS: &[(u32, &str)]` (compute capability x10, PTX text; oldest
+//! first) and `KERNEL_NAMES: &[&str]`.
+
+use std::collections::BTreeSet;
+use std::ffi::OsStr;
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const NVPTX_TRIPLE: &str = "nvptx64-nvidia-cuda";
+
+/// Why a PTX build failed. The `Display` text says what to run to fix it.
+#[derive(Debug)]
+pub enum Error {
+    /// `rustup` could not run the pinned toolchain.
+    Toolchain {
+        toolchain: String,
+        detail: String,
+    },
+    /// The pinned toolchain lacks a component the build needs.
+    MissingComponent {
+        toolchain: String,
+        component: &'static str,
+    },
+    /// A tool exited with an error.
+    Command {
+        command: String,
+        detail: String,
+    },
+    /// A manifest lacks a key the build needs (`channel`, `name`).
+    MissingKey {
+        path: PathBuf,
+        key: &'static str,
+    },
+    /// The kernel crate exports no `#[no_mangle]` function.
+    NoKernels(PathBuf),
+    /// A kernel exported by the crate is missing from the generated PTX.
+    MissingEntry {
+        kernel: String,
+        target: u32,
+    },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let install =
+            |tc: &str| format!("rustup toolchain install {tc} --profile minimal --component rust-src,llvm-tools");
+        match self {
+            Error::Toolchain { toolchain, detail } => write!(
+                f,
+                "the PTX build needs the Rust toolchain `{toolchain}`, which rustup could not run \
+                 ({detail}).\nInstall it with:\n    {}",
+                install(toolchain)
+            ),
+            Error::MissingComponent { toolchain, component } => write!(
+                f,
+                "the PTX build needs the `{component}` component of `{toolchain}`.\n\
+                 Install it with:\n    {}",
+                install(toolchain)
+            ),
+            Error::Command { command, detail } => write!(f, "`{command}` failed: {detail}"),
+            Error::MissingKey { path, key } => write!(f, "{} has no `{key}`", path.display()),
+            Error::NoKernels(path) => {
+                write!(f, "the kernel crate at {} exports no #[no_mangle] kernel", path.display())
+            }
+            Error::MissingEntry { kernel, target } => {
+                write!(f, "kernel `{kernel}` is missing from the sm_{target} PTX")
+            }
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+    move |source| Error::Io { path: path.to_owned(), source }
+}
+
+/// Builds one kernel crate to PTX for a list of compute capabilities.
+#[derive(Debug, Clone)]
+pub struct PtxBuilder {
+    crate_dir: PathBuf,
+    targets: Vec<u32>,
+}
+
+impl PtxBuilder {
+    /// `crate_dir` holds the kernel crate's `Cargo.toml` and a
+    /// `rust-toolchain.toml` that pins the nightly to build it with.
+    pub fn new(crate_dir: impl Into<PathBuf>) -> Self {
+        Self { crate_dir: crate_dir.into(), targets: Vec::new() }
+    }
+
+    /// Adds a target by compute capability times ten: `80` builds for `sm_80`.
+    pub fn target(mut self, compute_capability: u32) -> Self {
+        self.targets.push(compute_capability);
+        self.targets.sort_unstable();
+        self.targets.dedup();
+        self
+    }
+
+    /// Builds every target into `out_dir` and prints the `cargo:rerun-if-changed`
+    /// lines for the kernel crate's sources.
+    pub fn build(&self, out_dir: &Path) -> Result<(), Error> {
+        let toolchain = Toolchain::pinned_by(&self.crate_dir)?;
+        let crate_name = toml_string(&self.crate_dir.join("Cargo.toml"), "name")?.replace('-', "_");
+        let builds: Vec<Result<TargetBuild, Error>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .targets
+                .iter()
+                .map(|&sm| {
+                    let toolchain = &toolchain;
+                    scope.spawn(move || self.build_target(toolchain, sm, out_dir))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("PTX build thread panicked")).collect()
+        });
+        let builds = builds.into_iter().collect::<Result<Vec<_>, _>>()?;
+
+        for name in ["Cargo.toml", "Cargo.lock", "rust-toolchain.toml"] {
+            println!("cargo:rerun-if-changed={}", self.crate_dir.join(name).display());
+        }
+        let sources: BTreeSet<&PathBuf> = builds.iter().flat_map(|b| &b.sources).collect();
+        for source in sources {
+            println!("cargo:rerun-if-changed={}", source.display());
+        }
+
+        let mut table = String::from(
+            "/// Generated by ptx-builder: (compute capability x10, PTX), oldest target first.\n\
+             pub static PTX_TARGETS: &[(u32, &str)] = &[\n",
+        );
+        for build in &builds {
+            let path = out_dir.join(format!("{crate_name}_sm_{}.ptx", build.sm));
+            fs::write(&path, &build.ptx).map_err(io_error(&path))?;
+            table += &format!("    ({}, include_str!({:?})),\n", build.sm, path);
+        }
+        table += "];\n/// Generated by ptx-builder: every kernel entry point in the PTX.\n\
+                  pub static KERNEL_NAMES: &[&str] = &[\n";
+        for kernel in builds.first().map(|b| &b.kernels[..]).unwrap_or_default() {
+            table += &format!("    {kernel:?},\n");
+        }
+        table += "];\n";
+        let path = out_dir.join("ptx_targets.rs");
+        fs::write(&path, table).map_err(io_error(&path))
+    }
+
+    fn build_target(&self, toolchain: &Toolchain, sm: u32, out_dir: &Path) -> Result<TargetBuild, Error> {
+        let target_dir = out_dir.join(format!("nvptx-sm_{sm}"));
+        let manifest = self.crate_dir.join("Cargo.toml");
+        let mut cargo = toolchain.command("cargo");
+        cargo
+            .args(["build", "--release", "--locked", "-Zbuild-std=core", "--target", NVPTX_TRIPLE])
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .arg("--target-dir")
+            .arg(&target_dir)
+            .arg("--message-format=json-render-diagnostics")
+            .env("RUSTFLAGS", format!("-Ctarget-cpu=sm_{sm}"))
+            .stderr(Stdio::inherit());
+        let stdout = run(&mut cargo)?;
+
+        let mut rlibs = Vec::new();
+        let mut kernel_rlib = None;
+        for line in stdout.lines() {
+            let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+            if message["reason"] != "compiler-artifact" {
+                continue;
+            }
+            let is_kernel_crate = message["manifest_path"].as_str().map(Path::new) == Some(&manifest);
+            for file in message["filenames"].as_array().into_iter().flatten() {
+                let Some(file) = file.as_str().filter(|f| f.ends_with(".rlib")) else { continue };
+                if is_kernel_crate {
+                    kernel_rlib = Some(PathBuf::from(file));
+                }
+                rlibs.push(PathBuf::from(file));
+            }
+        }
+        let kernel_rlib = kernel_rlib.ok_or_else(|| Error::NoKernels(self.crate_dir.clone()))?;
+
+        let link_dir = target_dir.join("link");
+        let _ = fs::remove_dir_all(&link_dir);
+        let mut objects = Vec::new();
+        let mut kernel_objects = Vec::new();
+        for (i, rlib) in rlibs.iter().enumerate() {
+            let members = toolchain.extract_objects(rlib, &link_dir.join(i.to_string()))?;
+            if *rlib == kernel_rlib {
+                kernel_objects.extend(members.iter().cloned());
+            }
+            objects.extend(members);
+        }
+        let kernels = toolchain.exported_functions(&kernel_objects)?;
+        if kernels.is_empty() {
+            return Err(Error::NoKernels(self.crate_dir.clone()));
+        }
+
+        let linked = link_dir.join("linked.bc");
+        let optimized = link_dir.join("optimized.bc");
+        let ptx_path = link_dir.join("kernels.ptx");
+        run(toolchain.llvm_tool("llvm-link").args(&objects).arg("-o").arg(&linked))?;
+        run(toolchain
+            .llvm_tool("opt")
+            .arg("-passes=internalize,default<O3>,globaldce")
+            .arg(format!("--internalize-public-api-list={}", kernels.join(",")))
+            .arg(&linked)
+            .arg("-o")
+            .arg(&optimized))?;
+        run(toolchain
+            .llvm_tool("llc")
+            .args(["-O3", &format!("-mcpu=sm_{sm}")])
+            .arg(&optimized)
+            .arg("-o")
+            .arg(&ptx_path))?;
+        let ptx = fs::read_to_string(&ptx_path).map_err(io_error(&ptx_path))?;
+        if let Some(kernel) = kernels.iter().find(|k| !ptx.contains(&format!(".entry {k}("))) {
+            return Err(Error::MissingEntry { kernel: kernel.clone(), target: sm });
+        }
+
+        let dep_info = kernel_rlib.with_extension("d");
+        let sources = local_sources(&dep_info, &toolchain.sysroot)?;
+        Ok(TargetBuild { sm, ptx, kernels, sources })
+    }
+}
+
+struct TargetBuild {
+    sm: u32,
+    ptx: String,
+    kernels: Vec<String>,
+    sources: Vec<PathBuf>,
+}
+
+/// The pinned nightly, reached through `rustup run`.
+struct Toolchain {
+    name: String,
+    sysroot: PathBuf,
+    llvm_bin: PathBuf,
+}
+
+impl Toolchain {
+    fn pinned_by(crate_dir: &Path) -> Result<Self, Error> {
+        let file = crate_dir.join("rust-toolchain.toml");
+        let name = toml_string(&file, "channel")?;
+
+        let mut rustc = Command::new("rustup");
+        rustc.args(["run", &name, "rustc", "-vV"]);
+        clean_env(&mut rustc);
+        let version =
+            run(&mut rustc).map_err(|e| Error::Toolchain { toolchain: name.clone(), detail: e.to_string() })?;
+        let host = version
+            .lines()
+            .find_map(|l| l.strip_prefix("host: "))
+            .ok_or_else(|| Error::Toolchain { toolchain: name.clone(), detail: "no host triple in rustc -vV".into() })?
+            .to_owned();
+        let mut sysroot = Command::new("rustup");
+        sysroot.args(["run", &name, "rustc", "--print", "sysroot"]);
+        clean_env(&mut sysroot);
+        let sysroot = PathBuf::from(run(&mut sysroot)?.trim());
+
+        let missing = |component| Error::MissingComponent { toolchain: name.clone(), component };
+        if !sysroot.join("lib/rustlib/src/rust/library/core/Cargo.toml").is_file() {
+            return Err(missing("rust-src"));
+        }
+        let llvm_bin = sysroot.join("lib/rustlib").join(host).join("bin");
+        if !["llvm-link", "llvm-ar", "llvm-nm", "opt", "llc"].iter().all(|t| llvm_bin.join(t).is_file()) {
+            return Err(missing("llvm-tools"));
+        }
+        Ok(Self { name, sysroot, llvm_bin })
+    }
+
+    /// `rustup run <toolchain> <program>` with the outer build's variables removed.
+    fn command(&self, program: &str) -> Command {
+        let mut command = Command::new("rustup");
+        command.args(["run", &self.name, program]);
+        clean_env(&mut command);
+        command
+    }
+
+    fn llvm_tool(&self, tool: &str) -> Command {
+        Command::new(self.llvm_bin.join(tool))
+    }
+
+    /// Extracts the bitcode objects (`*.o`) of an rlib into `dir`.
+    fn extract_objects(&self, rlib: &Path, dir: &Path) -> Result<Vec<PathBuf>, Error> {
+        fs::create_dir_all(dir).map_err(io_error(dir))?;
+        run(self.llvm_tool("llvm-ar").arg("x").arg(format!("--output={}", dir.display())).arg(rlib))?;
+        let mut objects: Vec<PathBuf> = fs::read_dir(dir)
+            .map_err(io_error(dir))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|path| path.extension() == Some(OsStr::new("o")))
+            .collect();
+        objects.sort();
+        Ok(objects)
+    }
+
+    /// Defined functions whose names are not Rust-mangled: the `#[no_mangle]` kernels.
+    fn exported_functions(&self, objects: &[PathBuf]) -> Result<Vec<String>, Error> {
+        let listing = run(self.llvm_tool("llvm-nm").args(["--defined-only", "-P"]).args(objects))?;
+        let mut names: Vec<String> = listing
+            .lines()
+            .filter_map(|line| {
+                let mut fields = line.split_whitespace();
+                let (name, kind) = (fields.next()?, fields.next()?);
+                let mangled = name.starts_with("_R") || name.starts_with("_ZN");
+                (kind == "T" && !mangled).then(|| name.to_owned())
+            })
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+}
+
+/// Removes what the outer cargo set for its own build, so that the nested
+/// cargo neither picks the outer `rustc` nor its flags, target directory or jobserver.
+fn clean_env(command: &mut Command) {
+    for (key, _) in std::env::vars_os() {
+        let key = key.to_string_lossy();
+        let outer = (key.starts_with("CARGO") && key != "CARGO_HOME")
+            || key.starts_with("RUSTC")
+            || key.starts_with("RUSTDOC")
+            || key.ends_with("RUSTFLAGS")
+            || key == "RUSTUP_TOOLCHAIN";
+        if outer {
+            command.env_remove(&*key);
+        }
+    }
+}
+
+/// Runs `command` and returns its standard output; a failure carries its standard error.
+fn run(command: &mut Command) -> Result<String, Error> {
+    let output = command.stdout(Stdio::piped()).output();
+    let described = format!("{command:?}");
+    let failed = |detail: String| Error::Command { command: described.clone(), detail };
+    let output = output.map_err(|e| failed(e.to_string()))?;
+    if !output.status.success() {
+        return Err(failed(format!("{}\n{}", output.status, String::from_utf8_lossy(&output.stderr))));
+    }
+    String::from_utf8(output.stdout).map_err(|e| failed(e.to_string()))
+}
+
+/// The first `key = "value"` line of a small TOML file (enough for
+/// `rust-toolchain.toml`'s channel and a manifest's package name).
+fn toml_string(path: &Path, key: &'static str) -> Result<String, Error> {
+    let text = fs::read_to_string(path).map_err(io_error(path))?;
+    let value = text
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix(key))
+        .filter_map(|rest| rest.trim().strip_prefix('='))
+        .map(|value| value.trim().trim_matches('"').to_owned())
+        .next();
+    value.ok_or_else(|| Error::MissingKey { path: path.to_owned(), key })
+}
+
+/// The source files cargo's dep-info lists for the kernel crate, minus the
+/// sysroot's (those change only with the toolchain, which is pinned).
+fn local_sources(dep_info: &Path, sysroot: &Path) -> Result<Vec<PathBuf>, Error> {
+    let text = fs::read_to_string(dep_info).map_err(io_error(dep_info))?;
+    let deps = text.lines().next().and_then(|line| line.split_once(": ")).map(|(_, deps)| deps);
+    let mut sources = Vec::new();
+    let mut current = String::new();
+    let mut chars = deps.unwrap_or_default().chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&' ') => current.push(chars.next().unwrap_or(' ')),
+            ' ' => sources.push(std::mem::take(&mut current)),
+            _ => current.push(c),
+        }
+    }
+    sources.push(current);
+    Ok(sources.into_iter().filter(|s| !s.is_empty()).map(PathBuf::from).filter(|p| !p.starts_with(sysroot)).collect())
+}

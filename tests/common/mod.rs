@@ -1,0 +1,131 @@
+//! The harness shared by the test files (each a `harness = false` target run
+//! by libtest-mimic).
+//!
+//! - A GPU test runs when a CUDA device is present. Without one it reports
+//!   itself *ignored*, with the reason, never passed; `REQUIRE_GPU=1` turns
+//!   that into a failure (set it on GPU machines).
+//! - Every test draws fresh inputs from a seed it prints on failure;
+//!   `TEST_SEED=<seed>` replays it.
+#![allow(dead_code)] // each test file uses its own subset
+
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use quant_kernels::check::Rng;
+use quant_kernels::cust::memory::{DeviceBuffer, DeviceSlice};
+use quant_kernels::{Error, Kernels};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::OnceLock;
+
+pub type TestResult = Result<(), Failed>;
+
+/// Sizes that are not multiples of anything: below, at and past warp, block
+/// and vector boundaries.
+pub const RAGGED_SIZES: [usize; 12] = [1, 2, 3, 4, 5, 31, 33, 255, 1023, 1025, 65_537, 1_000_003];
+
+/// f32 poison for outputs: a signalling NaN no kernel produces (arithmetic
+/// yields the canonical quiet NaN), so a survivor means an unwritten element.
+pub const POISON_F32: u32 = 0x7FA5_A5A5;
+
+/// The process-wide handle, created by the first GPU test.
+pub fn gpu() -> Result<&'static Kernels, String> {
+    static GPU: OnceLock<Result<Kernels, String>> = OnceLock::new();
+    GPU.get_or_init(|| Kernels::new().map_err(|e| e.to_string())).as_ref().map_err(Clone::clone)
+}
+
+fn require_gpu() -> bool {
+    std::env::var("REQUIRE_GPU").is_ok_and(|v| v == "1")
+}
+
+/// Runs `test` with a fresh (or `TEST_SEED`) generator; a failure or panic
+/// carries the seed.
+fn seeded(test: impl FnOnce(&mut Rng) -> TestResult) -> TestResult {
+    let seed = std::env::var("TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(Rng::fresh_seed);
+    let mut rng = Rng::new(seed);
+    let outcome = catch_unwind(AssertUnwindSafe(|| test(&mut rng))).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        Err(format!("panicked: {message}").into())
+    });
+    outcome.map_err(|e| format!("{} [seed {seed}; replay with TEST_SEED={seed}]", e.message().unwrap_or("")).into())
+}
+
+/// A test that needs no GPU.
+pub fn cpu_test(name: &str, test: fn(&mut Rng) -> TestResult) -> Trial {
+    Trial::test(name, move || seeded(test))
+}
+
+/// A test that needs a GPU.
+pub fn gpu_test(name: &str, test: fn(&Kernels, &mut Rng) -> TestResult) -> Trial {
+    Trial::ignorable_test(name, move || match gpu() {
+        Ok(kernels) => seeded(|rng| test(kernels, rng)).map(|()| Completion::Completed),
+        Err(reason) if require_gpu() => Err(format!("REQUIRE_GPU=1 but no usable GPU: {reason}").into()),
+        Err(reason) => Ok(Completion::ignored_with(format!("needs a CUDA device: {reason}"))),
+    })
+}
+
+/// Runs the trials with libtest's command line (filters, `--skip`, ...).
+pub fn run(trials: Vec<Trial>) -> ! {
+    libtest_mimic::run(&Arguments::from_args(), trials).exit()
+}
+
+/// `Err` with `message` unless `condition`.
+pub fn ensure(condition: bool, message: impl FnOnce() -> String) -> TestResult {
+    if condition { Ok(()) } else { Err(message().into()) }
+}
+
+/// `Ok` when `result` is exactly the error `expected`.
+pub fn expect_error<T: std::fmt::Debug>(result: Result<T, Error>, expected: Error) -> TestResult {
+    match result {
+        Err(e) if e == expected => Ok(()),
+        other => Err(format!("expected Err({expected:?}), got {other:?}").into()),
+    }
+}
+
+/// A device buffer of `len` f32 with every element set to [`POISON_F32`].
+pub fn poisoned_f32(kernels: &Kernels, len: usize) -> DeviceBuffer<f32> {
+    let mut buffer = kernels.alloc(len).expect("alloc");
+    buffer.set_32(POISON_F32).expect("poison");
+    buffer
+}
+
+/// A device buffer of `len` bytes, each set to `poison`.
+pub fn poisoned_i8(kernels: &Kernels, len: usize, poison: u8) -> DeviceBuffer<i8> {
+    let mut buffer = kernels.alloc(len).expect("alloc");
+    buffer.set_8(poison).expect("poison");
+    buffer
+}
+
+/// Copies a device slice to the host (waiting for the handle's stream).
+pub fn download<T: quant_kernels::cust::memory::DeviceCopy + Default + Clone>(
+    kernels: &Kernels,
+    slice: &DeviceSlice<T>,
+) -> Vec<T> {
+    kernels.download(slice, kernels.stream()).expect("download")
+}
+
+/// The first `limit` indices where `ok(i)` fails, for failure messages.
+pub fn first_failures(len: usize, limit: usize, ok: impl Fn(usize) -> bool) -> Vec<usize> {
+    (0..len).filter(|&i| !ok(i)).take(limit).collect()
+}
+
+/// A device buffer of `len` elements that repeats `pattern` (uploaded once,
+/// then copied on the device): inputs past 2^31 elements without generating
+/// them on the host. Element `i` is `pattern[i % pattern.len()]`.
+pub fn repeated<T: quant_kernels::cust::memory::DeviceCopy + bytemuck::Zeroable>(
+    kernels: &Kernels,
+    pattern: &[T],
+    len: usize,
+) -> DeviceBuffer<T> {
+    use quant_kernels::cust::memory::CopyDestination;
+    let source = kernels.upload(pattern).expect("upload");
+    let buffer: DeviceBuffer<T> = kernels.alloc(len).expect("alloc");
+    let mut start = 0;
+    while start < len {
+        let count = pattern.len().min(len - start);
+        buffer.index(start..start + count).copy_from(&source.index(0..count)).expect("device copy");
+        start += count;
+    }
+    buffer
+}
