@@ -98,6 +98,16 @@ mod cuda {
         pub fn shape(&self) -> Int4Shape {
             self.shape
         }
+
+        pub fn has_bias(&self) -> bool {
+            self.bias.is_some()
+        }
+    }
+
+    impl std::fmt::Debug for DeviceInt4Linear {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("DeviceInt4Linear").field("shape", &self.shape).field("bias", &self.has_bias()).finish()
+        }
     }
 
     impl Kernels {

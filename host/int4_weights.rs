@@ -93,6 +93,14 @@ impl Int4Weights {
     /// scale (the scale is rounded to f16 first, and the codes computed with
     /// the rounded value).
     ///
+    /// **Error per weight.** Rounding to the nearest level leaves at most half a
+    /// step `|s|`; a weight clamped at the end of the code range (the second
+    /// largest magnitude of a symmetric group, of opposite sign) at most one
+    /// step. Both bounds grow by a factor `1 + 2^-8` for the f16 rounding of
+    /// the scale. Scales below f16's normal range (6.1e-5, a symmetric group
+    /// whose largest |w| is under about 5e-4) are f16 subnormals and keep
+    /// fewer significant bits.
+    ///
     /// Errors: group size not 32/64/128, `K % group_size != 0`, a length that
     /// is not `n * k`, a weight that is NaN or infinite, or a group whose
     /// scale overflows f16 (|w| beyond about 5.2e5).

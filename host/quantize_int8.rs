@@ -138,6 +138,12 @@ mod cuda {
         }
     }
 
+    impl std::fmt::Debug for DeviceRowParams {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("DeviceRowParams").field("rows", &self.rows()).finish()
+        }
+    }
+
     impl Kernels {
         /// Enqueues the per-tensor quantization of `x` into `out` on `stream`.
         pub fn quantize_int8(

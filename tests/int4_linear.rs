@@ -1,1 +1,183 @@
-fn main() {}
+//! The fused 4-bit linear layer: launch plans (CPU) and the kernels against
+//! the f64 reference from the same packed weights (GPU).
+
+mod common;
+
+use common::*;
+use quant_kernels::check::{Rng, relative_l2_error};
+use quant_kernels::int4_linear::{self, BATCH_KERNEL, DECODE_KERNEL, Int4LinearBuffers};
+use quant_kernels::{Error, Int4Mode, Int4Shape, Int4Weights, Kernels, reference};
+
+/// The bound of host/int4_linear.rs: `||y - ref|| / ||ref||`.
+const BOUND: f64 = 1e-5;
+const MODES: [Int4Mode; 2] = [Int4Mode::Symmetric, Int4Mode::Asymmetric];
+const BATCHES: [usize; 6] = [1, 2, 3, 7, 16, 33];
+/// Output widths that are not multiples of the 4-row block or of anything else.
+const WIDTHS: [usize; 8] = [1, 2, 3, 5, 63, 65, 257, 1031];
+
+fn buffers(m: usize, shape: &Int4Shape, bias: bool) -> Int4LinearBuffers {
+    Int4LinearBuffers { m, x_len: m * shape.k, x_address: 256, bias_len: bias.then_some(shape.n), y_len: m * shape.n }
+}
+
+fn plans_check_shapes(_: &mut Rng) -> TestResult {
+    let shape = Int4Shape::new(10, 256, 64, Int4Mode::Asymmetric)?;
+    let ok = buffers(3, &shape, true);
+    let launch = int4_linear::plan(&shape, &ok)?.expect("a launch");
+    ensure(launch.kernel == BATCH_KERNEL && launch.config.grid == [3, 1, 1], || format!("{launch:?}"))?;
+    let decode = int4_linear::plan(&shape, &buffers(1, &shape, false))?.expect("a launch");
+    ensure(decode.kernel == DECODE_KERNEL, || format!("m = 1 uses {}", decode.kernel))?;
+    expect_error(
+        int4_linear::plan(&shape, &Int4LinearBuffers { x_len: 767, ..ok }),
+        Error::LengthMismatch { argument: "x", expected: 768, actual: 767 },
+    )?;
+    expect_error(
+        int4_linear::plan(&shape, &Int4LinearBuffers { y_len: 31, ..ok }),
+        Error::LengthMismatch { argument: "y", expected: 30, actual: 31 },
+    )?;
+    expect_error(
+        int4_linear::plan(&shape, &Int4LinearBuffers { bias_len: Some(9), ..ok }),
+        Error::LengthMismatch { argument: "bias", expected: 10, actual: 9 },
+    )?;
+    expect_error(
+        int4_linear::plan(&shape, &Int4LinearBuffers { x_address: 260, ..ok }),
+        Error::Misaligned { argument: "x", align: 16 },
+    )?;
+    let too_many = 1usize << 32;
+    ensure(
+        matches!(
+            int4_linear::plan(
+                &shape,
+                &Int4LinearBuffers { m: too_many, x_len: too_many * 256, y_len: too_many * 10, ..ok }
+            ),
+            Err(Error::TooLarge { what: "m", .. })
+        ),
+        || "m >= 2^32 accepted".into(),
+    )?;
+    ensure(int4_linear::plan(&shape, &buffers(0, &shape, true)) == Ok(None), || "m = 0 must launch nothing".into())?;
+    let empty = Int4Shape::new(0, 256, 64, Int4Mode::Symmetric)?;
+    ensure(int4_linear::plan(&empty, &buffers(4, &empty, false)) == Ok(None), || "n = 0 must launch nothing".into())
+}
+
+/// Quantizes random weights, runs the layer on random activations into a
+/// poisoned output with guard elements after it, and checks the guard, that
+/// every element was written, and the error bound.
+fn check_layer(kernels: &Kernels, rng: &mut Rng, m: usize, shape: Int4Shape, with_bias: bool) -> TestResult {
+    let Int4Shape { n, k, group_size, mode } = shape;
+    let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, mode)?;
+    let x = rng.normals(m * k, 1.0);
+    let bias = with_bias.then(|| rng.normals(n, 0.5));
+    let expected = reference::int4_linear(&x, m, &weights, bias.as_deref())?;
+
+    let layer = kernels.upload_int4_linear(&weights, bias.as_deref())?;
+    let dx = kernels.upload(&x)?;
+    let guard = 64;
+    let y = poisoned_f32(kernels, m * n + guard);
+    kernels.int4_linear(&dx, m, &layer, &mut y.index(0..m * n), kernels.stream())?;
+    let got = download(kernels, &y);
+    let what = || format!("m={m} n={n} k={k} g={group_size} {mode:?} bias={with_bias}");
+    ensure(got[m * n..].iter().all(|v| v.to_bits() == POISON_F32), || format!("{}: wrote past y", what()))?;
+    let got = &got[..m * n];
+    let unwritten = first_failures(m * n, 3, |i| got[i].to_bits() != POISON_F32);
+    ensure(unwritten.is_empty(), || format!("{}: unwritten {unwritten:?}", what()))?;
+    let error = relative_l2_error(got, &expected);
+    ensure(error <= BOUND, || format!("{}: relative error {error:e}", what()))
+}
+
+fn matches_reference_every_group_mode_and_batch(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    for mode in MODES {
+        for group_size in [32, 64, 128] {
+            for m in BATCHES {
+                let n = WIDTHS[rng.below(WIDTHS.len())];
+                let k = group_size * (1 + rng.below(24));
+                let with_bias = rng.below(2) == 0;
+                check_layer(kernels, rng, m, Int4Shape::new(n, k, group_size, mode)?, with_bias)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn every_width_and_large_k(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    for n in WIDTHS {
+        let m = 1 + rng.below(5);
+        check_layer(kernels, rng, m, Int4Shape::new(n, 384, 128, Int4Mode::Asymmetric)?, true)?;
+    }
+    // Model-sized K (the bound is stated up to these).
+    for (k, group_size) in [(4096, 128), (8192, 64), (11008, 128), (14336, 32)] {
+        for m in [1, 4] {
+            let mode = MODES[rng.below(2)];
+            check_layer(kernels, rng, m, Int4Shape::new(257, k, group_size, mode)?, true)?;
+        }
+    }
+    Ok(())
+}
+
+fn empty_k_gives_bias(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let (m, n) = (3, 5);
+    let shape = Int4Shape::new(n, 0, 32, Int4Mode::Symmetric)?;
+    let weights = Int4Weights::quantize(&[], n, 0, 32, Int4Mode::Symmetric)?;
+    let bias = rng.normals(n, 1.0);
+    let x = kernels.alloc::<f32>(0)?;
+    for with_bias in [true, false] {
+        let layer = kernels.upload_int4_linear(&weights, with_bias.then_some(&bias[..]))?;
+        let mut y = poisoned_f32(kernels, m * n);
+        kernels.int4_linear(&x, m, &layer, &mut y, kernels.stream())?;
+        let got = download(kernels, &y);
+        let expected: Vec<f32> = (0..m * n).map(|i| if with_bias { bias[i % n] } else { 0.0 }).collect();
+        ensure(got == expected, || format!("{shape:?} bias={with_bias}: {got:?}"))?;
+    }
+    Ok(())
+}
+
+fn rejects_bad_input_without_writing(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let (m, n, k) = (2, 8, 64);
+    let weights = Int4Weights::quantize(&rng.normals(n * k, 0.1), n, k, 32, Int4Mode::Symmetric)?;
+    let layer = kernels.upload_int4_linear(&weights, None)?;
+    let x = kernels.upload(&rng.normals(m * k + 1, 1.0))?;
+    let mut y = poisoned_f32(kernels, m * n);
+    expect_error(
+        kernels.int4_linear(&x.index(1..), m, &layer, &mut y, kernels.stream()),
+        Error::Misaligned { argument: "x", align: 16 },
+    )?;
+    expect_error(
+        kernels.int4_linear(&x, m, &layer, &mut y, kernels.stream()),
+        Error::LengthMismatch { argument: "x", expected: m * k, actual: m * k + 1 },
+    )?;
+    expect_error(
+        kernels.upload_int4_linear(&weights, Some(&[0.0; 7])),
+        Error::LengthMismatch { argument: "bias", expected: 8, actual: 7 },
+    )?;
+    ensure(download(kernels, &y).iter().all(|v| v.to_bits() == POISON_F32), || "output written on error".into())
+}
+
+/// `m * k` past 2^31 activations and more m tiles than `gridDim.y` holds:
+/// activation rows repeat a pattern of prime length, so the reference
+/// needs only the pattern's rows.
+fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    const PATTERN_ROWS: usize = 97;
+    let (m, n, k) = (262_147, 5, 8192);
+    let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 128, Int4Mode::Asymmetric)?;
+    let pattern = rng.normals(PATTERN_ROWS * k, 1.0);
+    let bias = rng.normals(n, 0.5);
+    let pattern_y = reference::int4_linear(&pattern, PATTERN_ROWS, &weights, Some(&bias))?;
+    let expected: Vec<f64> = (0..m * n).map(|i| pattern_y[(i / n) % PATTERN_ROWS * n + i % n]).collect();
+
+    let x = repeated(kernels, &pattern, m * k);
+    let layer = kernels.upload_int4_linear(&weights, Some(&bias))?;
+    let mut y = poisoned_f32(kernels, m * n);
+    kernels.int4_linear(&x, m, &layer, &mut y, kernels.stream())?;
+    let got = download(kernels, &y);
+    let error = relative_l2_error(&got, &expected);
+    ensure(error <= BOUND, || format!("relative error {error:e}"))
+}
+
+fn main() {
+    run(vec![
+        cpu_test("cpu::plans_check_shapes", plans_check_shapes),
+        gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
+        gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),
+        gpu_test("gpu::empty_k_gives_bias", empty_k_gives_bias),
+        gpu_test("gpu::rejects_bad_input_without_writing", rejects_bad_input_without_writing),
+        gpu_test("gpu::huge_past_2_31_activations", huge_past_2_31_activations),
+    ]);
+}

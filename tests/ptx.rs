@@ -1,1 +1,63 @@
-fn main() {}
+//! The embedded PTX (CPU only): every kernel the host launches is in every
+//! target's module and every kernel in the modules is launched by the host,
+//! and devices map to the right target.
+
+mod common;
+
+use common::*;
+use quant_kernels::check::Rng;
+use quant_kernels::{Error, add_mul_exp, int4_linear, ptx, quantize_int8};
+
+/// Every kernel name the host library launches.
+const HOST_KERNELS: [&str; 5] = [
+    add_mul_exp::KERNEL,
+    quantize_int8::KERNEL,
+    quantize_int8::ROWS_KERNEL,
+    int4_linear::DECODE_KERNEL,
+    int4_linear::BATCH_KERNEL,
+];
+
+fn host_and_modules_agree_on_kernels(_: &mut Rng) -> TestResult {
+    let mut exported = ptx::kernel_names().to_vec();
+    let mut launched = HOST_KERNELS.to_vec();
+    exported.sort_unstable();
+    launched.sort_unstable();
+    ensure(exported == launched, || format!("PTX exports {exported:?}, host launches {launched:?}"))
+}
+
+fn every_target_defines_every_kernel(_: &mut Rng) -> TestResult {
+    let targets: Vec<_> = ptx::targets().collect();
+    let names: Vec<String> = targets.iter().map(|t| t.name()).collect();
+    ensure(names == ["sm_80", "sm_90"], || format!("targets {names:?}"))?;
+    for target in targets {
+        ensure(target.ptx.contains(&format!(".target {}", target.name())), || format!("{} header", target.name()))?;
+        for kernel in HOST_KERNELS {
+            ensure(target.ptx.contains(&format!(".entry {kernel}(")), || {
+                format!("{kernel} missing in {}", target.name())
+            })?;
+        }
+        // No local-memory arrays (register arrays indexed at run time) and
+        // no panic paths survived optimization.
+        ensure(!target.ptx.contains(".local"), || format!("{} uses local memory", target.name()))?;
+        ensure(!target.ptx.contains("panic"), || format!("{} has a panic path", target.name()))?;
+    }
+    Ok(())
+}
+
+fn devices_map_to_the_newest_target_they_run(_: &mut Rng) -> TestResult {
+    for (cc, expected) in
+        [((8, 0), "sm_80"), ((8, 6), "sm_80"), ((8, 9), "sm_80"), ((9, 0), "sm_90"), ((12, 0), "sm_90")]
+    {
+        let got = ptx::select(cc)?.name();
+        ensure(got == expected, || format!("{cc:?} picks {got}"))?;
+    }
+    expect_error(ptx::select((7, 5)), Error::UnsupportedDevice { compute_capability: (7, 5), oldest: (8, 0) })
+}
+
+fn main() {
+    run(vec![
+        cpu_test("cpu::host_and_modules_agree_on_kernels", host_and_modules_agree_on_kernels),
+        cpu_test("cpu::every_target_defines_every_kernel", every_target_defines_every_kernel),
+        cpu_test("cpu::devices_map_to_the_newest_target_they_run", devices_map_to_the_newest_target_they_run),
+    ]);
+}
