@@ -49,16 +49,24 @@ struct Row {
     ok: bool,
 }
 
-fn print_table(rows: &[Row], device: &str) {
+/// Prints the table; `copy_bandwidth` (bytes/s, read + written) adds a
+/// column with each row's bandwidth as a fraction of it.
+fn print_table(rows: &[Row], device: &str, copy_bandwidth: Option<f64>) {
     println!("\n{device}");
-    println!("{:<22} {:>22} {:>11} {:>9}  {:<28} status", "kernel", "size", "time (us)", "GB/s", "error");
+    println!(
+        "{:<22} {:>22} {:>11} {:>9} {:>7}  {:<24} status",
+        "kernel", "size", "time (us)", "GB/s", "% copy", "error"
+    );
     for r in rows {
+        let bandwidth = r.bytes / r.seconds;
+        let fraction = copy_bandwidth.map_or("-".into(), |copy| format!("{:.0}%", 100.0 * bandwidth / copy));
         println!(
-            "{:<22} {:>22} {:>11.2} {:>9.1}  {:<28} {}",
+            "{:<22} {:>22} {:>11.2} {:>9.1} {:>7}  {:<24} {}",
             r.kernel,
             r.size,
             r.seconds * 1e6,
-            r.bytes / r.seconds / 1e9,
+            bandwidth / 1e9,
+            fraction,
             r.error,
             if r.ok { "ok" } else { "FAIL" }
         );
@@ -148,7 +156,7 @@ fn cpu_reference(rng: &mut Rng) -> Vec<Row> {
             ok: true,
         },
     ];
-    print_table(&rows, "CPU reference (no GPU)");
+    print_table(&rows, "CPU reference (no GPU)", None);
     rows
 }
 
@@ -179,7 +187,7 @@ mod gpu {
     }
 
     pub fn run(kernels: &Kernels, rng: &mut Rng) -> Vec<Row> {
-        let mut rows = Vec::new();
+        let mut rows = vec![device_copy(kernels)];
         for n in [1 << 20, 50_000_000] {
             rows.push(add_mul_exp(kernels, rng, n));
             rows.push(quantize_int8(kernels, rng, n));
@@ -196,8 +204,29 @@ mod gpu {
             kernels.device().multiprocessors,
             kernels.target().name()
         );
-        print_table(&rows, &device);
+        let copy_bandwidth = rows[0].bytes / rows[0].seconds;
+        print_table(&rows, &device, Some(copy_bandwidth));
         rows
+    }
+
+    /// The device's copy bandwidth, the ceiling for memory-bound kernels:
+    /// a 1 GiB device-to-device copy, counting bytes read and written.
+    fn device_copy(kernels: &Kernels) -> Row {
+        use quant_kernels::cust::memory::AsyncCopyDestination;
+        let n = 1 << 28;
+        let source: DeviceBuffer<f32> = kernels.alloc(n).unwrap();
+        let mut destination: DeviceBuffer<f32> = kernels.alloc(n).unwrap();
+        // SAFETY: both buffers stay alive and untouched by the host until the stream is synchronized.
+        let seconds =
+            median_seconds(kernels, || unsafe { destination.async_copy_from(&source, kernels.stream()).unwrap() });
+        Row {
+            kernel: "device copy",
+            size: "1 GiB".into(),
+            seconds,
+            bytes: 2.0 * (4 * n) as f64,
+            error: "-".into(),
+            ok: true,
+        }
     }
 
     fn add_mul_exp(kernels: &Kernels, rng: &mut Rng, n: usize) -> Row {

@@ -2,7 +2,8 @@
 //! multiply-add, round-half-even and bit casts, nothing the GPU does
 //! differently from a CPU. So the host tests compile this file for the CPU
 //! too (`#[path]`), check the error bounds below in CI, and check that the
-//! GPU returns the very same bits.
+//! GPU returns the very same bits (NaN payloads aside: the GPU returns the
+//! canonical NaN).
 //!
 //! PTX arithmetic here is `add.rn`/`mul.rn`/`div.rn`/`fma.rn` without `.ftz`:
 //! correctly rounded, subnormals kept. No `mul`+`add` pair is contracted
@@ -46,7 +47,8 @@ pub fn quantize_int8(x: f32, scale: f32, zero_point: f32) -> i8 {
 }
 
 /// `exp((x + y) * 2)`, with relative error below 2.5e-7 (about 2 ulp)
-/// wherever the result is a normal f32. Overflow gives +inf, NaN propagates.
+/// wherever the result is a normal f32 (9e-8 is the worst seen over 44M
+/// inputs). Overflow gives +inf, NaN propagates.
 ///
 /// `x + y` is computed exactly as a rounded sum plus its rounding error
 /// (Knuth's TwoSum), so the rounding of the sum does not reach the exponent:
