@@ -156,6 +156,15 @@ impl Kernels {
     }
 }
 
+impl Drop for Kernels {
+    /// Makes the context current first: unloading the module and destroying
+    /// the stream (the fields' drops, which run after this) need it, and the
+    /// handle may be dropped on a thread that never used it.
+    fn drop(&mut self) {
+        let _ = self.make_current();
+    }
+}
+
 /// The entry of a `cuLaunchKernel` argument array for one argument.
 pub(crate) fn arg<T>(value: &T) -> *mut c_void {
     value as *const T as *mut c_void

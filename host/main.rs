@@ -118,11 +118,13 @@ fn print_quantization_error(rng: &mut Rng) {
 
 /// The table without a GPU: the reference implementations, timed on the CPU.
 fn cpu_reference(rng: &mut Rng) -> Vec<Row> {
-    let time = |f: &mut dyn FnMut()| {
+    /// Times one call of a reference implementation.
+    fn timed(kernel: &'static str, size: String, bytes: usize, mut run: impl FnMut()) -> Row {
         let start = Instant::now();
-        f();
-        start.elapsed().as_secs_f64()
-    };
+        run();
+        let seconds = start.elapsed().as_secs_f64();
+        Row { kernel, size, seconds, bytes: bytes as f64, error: "reference".into(), ok: true }
+    }
     let n = 1 << 20;
     let (x, y) = (rng.normals(n, 1.0), rng.normals(n, 1.0));
     let params = Int8Params::new(0.05, 3.0).expect("valid parameters");
@@ -130,31 +132,13 @@ fn cpu_reference(rng: &mut Rng) -> Vec<Row> {
     let weights = Int4Weights::quantize(&rng.normals(rows_n * k, 0.02), rows_n, k, 128, Int4Mode::Symmetric)
         .expect("valid shape");
     let activations = rng.normals(m * k, 1.0);
+    let linear_bytes = weights.shape().packed_bytes() + 4 * m * (k + rows_n);
     let rows = vec![
-        Row {
-            kernel: "add_mul_exp (cpu)",
-            size: format!("{n}"),
-            seconds: time(&mut || drop(reference::add_mul_exp(&x, &y))),
-            bytes: 12.0 * n as f64,
-            error: "reference".into(),
-            ok: true,
-        },
-        Row {
-            kernel: "quantize_int8 (cpu)",
-            size: format!("{n}"),
-            seconds: time(&mut || drop(reference::quantize_int8(&x, params))),
-            bytes: 5.0 * n as f64,
-            error: "reference".into(),
-            ok: true,
-        },
-        Row {
-            kernel: "int4_linear (cpu)",
-            size: format!("m={m} n={rows_n} k={k}"),
-            seconds: time(&mut || drop(reference::int4_linear(&activations, m, &weights, None))),
-            bytes: (weights.shape().packed_bytes() + 4 * m * (k + rows_n)) as f64,
-            error: "reference (f64)".into(),
-            ok: true,
-        },
+        timed("add_mul_exp (cpu)", format!("{n}"), 12 * n, || drop(reference::add_mul_exp(&x, &y))),
+        timed("quantize_int8 (cpu)", format!("{n}"), 5 * n, || drop(reference::quantize_int8(&x, params))),
+        timed("int4_linear (cpu)", format!("m={m} n={rows_n} k={k}"), linear_bytes, || {
+            drop(reference::int4_linear(&activations, m, &weights, None))
+        }),
     ];
     print_table(&rows, "CPU reference (no GPU)", None);
     rows

@@ -208,15 +208,7 @@ fn huge_past_2_31_elements(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     let mut out = poisoned_f32(kernels, n);
     kernels.add_mul_exp(&x, &y, &mut out, kernels.stream())?;
     let expected: Vec<f32> = px.iter().zip(&py).map(|(&a, &b)| device_math::add_mul_exp(a, b)).collect();
-    let chunk = 1 << 26;
-    for start in (0..n).step_by(chunk) {
-        let got = download(kernels, &out.index(start..(start + chunk).min(n)));
-        let wrong = first_failures(got.len(), 3, |i| same(got[i], expected[(start + i) % PERIOD]));
-        ensure(wrong.is_empty(), || {
-            format!("wrong elements at {:?}", wrong.iter().map(|i| start + i).collect::<Vec<_>>())
-        })?;
-    }
-    Ok(())
+    check_in_chunks(kernels, &out, |i, &got| same(got, expected[i % PERIOD]))
 }
 
 fn main() {

@@ -228,15 +228,7 @@ fn huge_past_2_31_elements(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     let x = repeated(kernels, &pattern, n);
     let mut out = poisoned_i8(kernels, n, 0x55);
     kernels.quantize_int8(&x, params, &mut out, kernels.stream())?;
-    let chunk = 1 << 28;
-    for start in (0..n).step_by(chunk) {
-        let got = download(kernels, &out.index(start..(start + chunk).min(n)));
-        let wrong = first_failures(got.len(), 3, |i| got[i] == expected[(start + i) % PERIOD]);
-        ensure(wrong.is_empty(), || {
-            format!("wrong elements at {:?}", wrong.iter().map(|i| start + i).collect::<Vec<_>>())
-        })?;
-    }
-    Ok(())
+    check_in_chunks(kernels, &out, |i, &got| got == expected[i % PERIOD])
 }
 
 fn main() {

@@ -110,6 +110,24 @@ pub fn first_failures(len: usize, limit: usize, ok: impl Fn(usize) -> bool) -> V
     (0..len).filter(|&i| !ok(i)).take(limit).collect()
 }
 
+/// Checks a device output of any size chunk by chunk (host memory stays
+/// small): `ok(i, value)` for every element `i`.
+pub fn check_in_chunks<T: quant_kernels::cust::memory::DeviceCopy + Default + Clone>(
+    kernels: &Kernels,
+    out: &DeviceSlice<T>,
+    ok: impl Fn(usize, &T) -> bool,
+) -> TestResult {
+    const CHUNK: usize = 1 << 26;
+    for start in (0..out.len()).step_by(CHUNK) {
+        let got = download(kernels, &out.index(start..(start + CHUNK).min(out.len())));
+        let wrong = first_failures(got.len(), 3, |i| ok(start + i, &got[i]));
+        ensure(wrong.is_empty(), || {
+            format!("wrong elements at {:?}", wrong.iter().map(|i| start + i).collect::<Vec<_>>())
+        })?;
+    }
+    Ok(())
+}
+
 /// A device buffer of `len` elements that repeats `pattern` (uploaded once,
 /// then copied on the device): inputs past 2^31 elements without generating
 /// them on the host. Element `i` is `pattern[i % pattern.len()]`.
