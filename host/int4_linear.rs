@@ -11,14 +11,35 @@
 use crate::Error;
 use crate::int4_weights::Int4Shape;
 use crate::launch::{Launch, LaunchConfig, checked_product, expect_len};
-use quant_kernels_abi::int4_linear::{
-    BATCH_M_TILE, BLOCK_THREADS, DECODE_M_TILE, MAX_GRID_Y, ROWS_PER_BLOCK, shared_bytes,
-};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2};
 
-/// The decode entry point (one activation row per block), used for `m == 1`.
-pub const DECODE_KERNEL: &str = "int4_linear_m1_f32";
-/// The batch entry point (4 activation rows per block), used for `m > 1`.
-pub const BATCH_KERNEL: &str = "int4_linear_m4_f32";
+/// Version 1's decode entry point (one activation row per block).
+pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
+/// Version 1's batch entry point (4 activation rows per block).
+pub const V1_BATCH_KERNEL: &str = "int4_linear_v1_m4_f32";
+/// Version 2 (decode: 16-byte loads, several in flight, activations in shared memory).
+pub const V2_KERNEL: &str = "int4_linear_v2_f32";
+
+/// The kernel versions, simplest first; docs/PERF.md has each one's design
+/// and measured times. Every version computes the same function within the
+/// same error bound and accepts every shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Int4LinearVersion {
+    /// A block's warps split `K` for 4 rows; `m` in tiles of 1 (m = 1) or 4.
+    V1,
+    /// A warp owns 2 rows, 16-byte loads 4 deep, activations staged in
+    /// shared memory, codes converted through exponent bits.
+    V2,
+}
+
+impl Int4LinearVersion {
+    pub const ALL: [Self; 2] = [Self::V1, Self::V2];
+
+    /// The version [`plan`] uses for `m` activation rows.
+    pub fn best_for(m: usize) -> Self {
+        if m == 1 { Self::V2 } else { Self::V1 }
+    }
+}
 
 /// The buffers of one call, by length (and the activations' address, whose
 /// alignment the kernel relies on).
@@ -30,24 +51,35 @@ pub struct Int4LinearBuffers {
     pub x_len: usize,
     /// Device address of `x` (must be 16-byte aligned).
     pub x_address: u64,
+    /// Device address of `qweight` (must be 16-byte aligned; every
+    /// allocation is).
+    pub qweight_address: u64,
     /// Length of the bias, if there is one (must be `n`).
     pub bias_len: Option<usize>,
     /// Length of `y` (must be `m * n`).
     pub y_len: usize,
 }
 
-/// Checks one call against the weights' shape and returns its launch, or
-/// `None` when there is nothing to compute (`m == 0` or `n == 0`). The
-/// kernel is [`DECODE_KERNEL`] for `m == 1` and [`BATCH_KERNEL`] otherwise;
-/// both take the same arguments.
+/// Checks one call against the weights' shape and returns the launch of
+/// [`Int4LinearVersion::best_for`]`(m)`, or `None` when there is nothing to
+/// compute (`m == 0` or `n == 0`).
 ///
-/// Kernel arguments, in order: `x: CUdeviceptr` (f32 `[m][k]`), `qweight:
-/// CUdeviceptr`, `scales: CUdeviceptr`, `zeros: CUdeviceptr` (0 for
-/// symmetric weights), `bias: CUdeviceptr` (0 for none), `y: CUdeviceptr`
-/// (f32 `[m][n]`), `m: u32`, `n: u32`, `k: u32`, `group_size: u32`; the
-/// weight arrays as in [`quant_kernels_abi::int4`].
+/// Kernel arguments, the same for every version, in order: `x: CUdeviceptr`
+/// (f32 `[m][k]`), `qweight: CUdeviceptr`, `scales: CUdeviceptr`, `zeros:
+/// CUdeviceptr` (0 for symmetric weights), `bias: CUdeviceptr` (0 for none),
+/// `y: CUdeviceptr` (f32 `[m][n]`), `m: u32`, `n: u32`, `k: u32`,
+/// `group_size: u32`; the weight arrays as in [`quant_kernels_abi::int4`].
 pub fn plan(shape: &Int4Shape, buffers: &Int4LinearBuffers) -> Result<Option<Launch>, Error> {
-    let Int4LinearBuffers { m, x_len, x_address, bias_len, y_len } = *buffers;
+    plan_version(shape, buffers, Int4LinearVersion::best_for(buffers.m))
+}
+
+/// As [`plan`], for a given version.
+pub fn plan_version(
+    shape: &Int4Shape,
+    buffers: &Int4LinearBuffers,
+    version: Int4LinearVersion,
+) -> Result<Option<Launch>, Error> {
+    let Int4LinearBuffers { m, x_len, x_address, qweight_address, bias_len, y_len } = *buffers;
     for (what, value) in [("m", m), ("n", shape.n), ("k", shape.k)] {
         if value > u32::MAX as usize {
             return Err(Error::TooLarge { what, value: value as u128, limit: u32::MAX as u128 });
@@ -58,27 +90,41 @@ pub fn plan(shape: &Int4Shape, buffers: &Int4LinearBuffers) -> Result<Option<Lau
     if let Some(bias_len) = bias_len {
         expect_len("bias", shape.n, bias_len)?;
     }
-    if x_address % 16 != 0 {
-        return Err(Error::Misaligned { argument: "x", align: 16 });
+    for (argument, address) in [("x", x_address), ("qweight", qweight_address)] {
+        if address % 16 != 0 {
+            return Err(Error::Misaligned { argument, align: 16 });
+        }
     }
     if m == 0 || shape.n == 0 {
         return Ok(None);
     }
-    let (kernel, m_tile) = if m == 1 { (DECODE_KERNEL, DECODE_M_TILE) } else { (BATCH_KERNEL, BATCH_M_TILE) };
+    let (kernel, rows_per_block, m_tile, block_threads, shared_mem_bytes) = match version {
+        Int4LinearVersion::V1 if m == 1 => {
+            (V1_DECODE_KERNEL, v1::ROWS_PER_BLOCK, v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1))
+        }
+        Int4LinearVersion::V1 => (
+            V1_BATCH_KERNEL,
+            v1::ROWS_PER_BLOCK,
+            v1::BATCH_M_TILE,
+            v1::BLOCK_THREADS,
+            v1::shared_bytes(v1::BATCH_M_TILE),
+        ),
+        Int4LinearVersion::V2 => (V2_KERNEL, v2::ROWS_PER_BLOCK, 1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
+    };
     let m_tiles = m.div_ceil(m_tile).min(MAX_GRID_Y as usize);
     Ok(Some(Launch {
         kernel,
         config: LaunchConfig {
-            grid: [shape.n.div_ceil(ROWS_PER_BLOCK) as u32, m_tiles as u32, 1],
-            block: [BLOCK_THREADS, 1, 1],
-            shared_mem_bytes: shared_bytes(m_tile),
+            grid: [shape.n.div_ceil(rows_per_block) as u32, m_tiles as u32, 1],
+            block: [block_threads, 1, 1],
+            shared_mem_bytes,
         },
     }))
 }
 
 #[cfg(feature = "cuda")]
 mod cuda {
-    use super::{Int4LinearBuffers, plan};
+    use super::{Int4LinearBuffers, Int4LinearVersion, plan_version};
     use crate::int4_weights::{Int4Mode, Int4Shape, Int4Weights};
     use crate::kernels::{address, arg};
     use crate::{Error, Kernels};
@@ -144,15 +190,30 @@ mod cuda {
             y: &mut DeviceSlice<f32>,
             stream: &Stream,
         ) -> Result<(), Error> {
+            self.int4_linear_version(Int4LinearVersion::best_for(m), x, m, layer, y, stream)
+        }
+
+        /// As [`int4_linear`](Self::int4_linear), with a given kernel version
+        /// (for comparing versions; every version computes the same).
+        pub fn int4_linear_version(
+            &self,
+            version: Int4LinearVersion,
+            x: &DeviceSlice<f32>,
+            m: usize,
+            layer: &DeviceInt4Linear,
+            y: &mut DeviceSlice<f32>,
+            stream: &Stream,
+        ) -> Result<(), Error> {
             let shape = layer.shape;
             let buffers = Int4LinearBuffers {
                 m,
                 x_len: x.len(),
                 x_address: address(x),
+                qweight_address: address(&layer.qweight),
                 bias_len: layer.bias.as_ref().map(|b| b.len()),
                 y_len: y.len(),
             };
-            let Some(launch) = plan(&shape, &buffers)? else { return Ok(()) };
+            let Some(launch) = plan_version(&shape, &buffers, version)? else { return Ok(()) };
             let (x, y) = (address(x), address(y));
             let (qweight, scales) = (address(&layer.qweight), address(&layer.scales));
             let zeros = layer.zeros.as_ref().map_or(0, |z| address(z));
@@ -170,7 +231,7 @@ mod cuda {
                 arg(&dims[2]),
                 arg(&dims[3]),
             ];
-            // SAFETY: the argument list matches both int4 entry points; the shapes
+            // SAFETY: the argument list matches every int4 entry point; the shapes
             // were checked, and the weight arrays match their shape by construction.
             unsafe { self.launch(&launch, stream, &args) }
         }

@@ -37,12 +37,29 @@ fn write_ptx(dir: &str) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Seconds per call: median and range over the samples.
+#[derive(Clone, Copy)]
+struct Seconds {
+    median: f64,
+    min: f64,
+    max: f64,
+}
+
+impl Seconds {
+    fn of(mut samples: Vec<f64>) -> Self {
+        samples.sort_by(f64::total_cmp);
+        Self { median: samples[samples.len() / 2], min: samples[0], max: samples[samples.len() - 1] }
+    }
+}
+
 /// One row of the table.
 struct Row {
-    kernel: &'static str,
+    kernel: String,
     size: String,
-    /// Median seconds per call.
-    seconds: f64,
+    /// With the inputs out of L2 (the figure the bandwidth columns use).
+    cold: Seconds,
+    /// With the inputs left in L2 by the previous call, where they fit.
+    hot: Option<Seconds>,
     /// Minimum bytes a call must move (inputs read once, outputs written once).
     bytes: f64,
     error: String,
@@ -50,21 +67,24 @@ struct Row {
 }
 
 /// Prints the table; `copy_bandwidth` (bytes/s, read + written) adds a
-/// column with each row's bandwidth as a fraction of it.
-fn print_table(rows: &[Row], device: &str, copy_bandwidth: Option<f64>) {
-    println!("\n{device}");
+/// column with each row's cold bandwidth as a fraction of it.
+fn print_table(rows: &[Row], title: &str, copy_bandwidth: Option<f64>) {
+    println!("\n{title}");
     println!(
-        "{:<22} {:>22} {:>11} {:>9} {:>7}  {:<24} status",
-        "kernel", "size", "time (us)", "GB/s", "% copy", "error"
+        "{:<19} {:>22} {:>10} {:>17} {:>9} {:>8} {:>7}  {:<22} status",
+        "kernel", "size", "cold (us)", "cold range", "hot (us)", "GB/s", "% copy", "error"
     );
     for r in rows {
-        let bandwidth = r.bytes / r.seconds;
+        let bandwidth = r.bytes / r.cold.median;
         let fraction = copy_bandwidth.map_or("-".into(), |copy| format!("{:.0}%", 100.0 * bandwidth / copy));
+        let hot = r.hot.map_or("-".into(), |h| format!("{:.2}", h.median * 1e6));
         println!(
-            "{:<22} {:>22} {:>11.2} {:>9.1} {:>7}  {:<24} {}",
+            "{:<19} {:>22} {:>10.2} {:>17} {:>9} {:>8.1} {:>7}  {:<22} {}",
             r.kernel,
             r.size,
-            r.seconds * 1e6,
+            r.cold.median * 1e6,
+            format!("{:.2}-{:.2}", r.cold.min * 1e6, r.cold.max * 1e6),
+            hot,
             bandwidth / 1e9,
             fraction,
             r.error,
@@ -119,11 +139,12 @@ fn print_quantization_error(rng: &mut Rng) {
 /// The table without a GPU: the reference implementations, timed on the CPU.
 fn cpu_reference(rng: &mut Rng) -> Vec<Row> {
     /// Times one call of a reference implementation.
-    fn timed(kernel: &'static str, size: String, bytes: usize, mut run: impl FnMut()) -> Row {
+    fn timed(kernel: &str, size: String, bytes: usize, mut run: impl FnMut()) -> Row {
         let start = Instant::now();
         run();
         let seconds = start.elapsed().as_secs_f64();
-        Row { kernel, size, seconds, bytes: bytes as f64, error: "reference".into(), ok: true }
+        let cold = Seconds { median: seconds, min: seconds, max: seconds };
+        Row { kernel: kernel.into(), size, cold, hot: None, bytes: bytes as f64, error: "reference".into(), ok: true }
     }
     let n = 1 << 20;
     let (x, y) = (rng.normals(n, 1.0), rng.normals(n, 1.0));
@@ -140,139 +161,196 @@ fn cpu_reference(rng: &mut Rng) -> Vec<Row> {
             drop(reference::int4_linear(&activations, m, &weights, None))
         }),
     ];
-    print_table(&rows, "CPU reference (no GPU)", None);
+    print_table(&rows, "CPU reference (no GPU), one call each", None);
     rows
 }
 
 mod gpu {
     use super::*;
     use quant_kernels::Kernels;
+    use quant_kernels::cust::device::{Device, DeviceAttribute};
     use quant_kernels::cust::event::{Event, EventFlags};
-    use quant_kernels::cust::memory::DeviceBuffer;
+    use quant_kernels::cust::memory::{DeviceBuffer, DeviceCopy};
+    use quant_kernels::int4_linear::Int4LinearVersion;
 
-    /// Median seconds of `launch` over `REPEATS` timed calls after warm-up,
-    /// each bracketed by CUDA events on the handle's stream.
-    fn median_seconds(kernels: &Kernels, mut launch: impl FnMut()) -> f64 {
-        const REPEATS: usize = 25;
-        let stream = kernels.stream();
-        let (start, stop) = (Event::new(EventFlags::DEFAULT).unwrap(), Event::new(EventFlags::DEFAULT).unwrap());
-        launch();
-        let mut times: Vec<f64> = (0..REPEATS)
-            .map(|_| {
-                start.record(stream).unwrap();
-                launch();
-                stop.record(stream).unwrap();
-                stop.synchronize().unwrap();
-                stop.elapsed_time_f32(&start).unwrap() as f64 * 1e-3
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        times[REPEATS / 2]
+    /// Timed samples per figure, and launches per sample.
+    const SAMPLES: usize = 15;
+    const LAUNCHES: usize = 20;
+
+    /// What the timing needs to know about the device.
+    pub struct Bench<'a> {
+        kernels: &'a Kernels,
+        l2_bytes: usize,
+    }
+
+    impl Bench<'_> {
+        /// Buffer sets a call of `bytes` needs so that, launched in turn, each
+        /// finds its data evicted: together more than twice the L2.
+        fn cold_sets(&self, bytes: usize) -> usize {
+            (2 * self.l2_bytes).div_ceil(bytes.max(1)).max(1)
+        }
+
+        /// `sets` device copies of `host`.
+        fn copies<T: DeviceCopy>(&self, host: &[T], sets: usize) -> Vec<DeviceBuffer<T>> {
+            (0..sets).map(|_| self.kernels.upload(host).unwrap()).collect()
+        }
+
+        /// Zeroed device buffers, `sets` of `len` elements.
+        fn outputs<T: DeviceCopy + bytemuck::Zeroable>(&self, len: usize, sets: usize) -> Vec<DeviceBuffer<T>> {
+            (0..sets).map(|_| self.kernels.alloc(len).unwrap()).collect()
+        }
+
+        /// Seconds per call of `launch(set)`: each sample spans `LAUNCHES`
+        /// back-to-back launches between two events (no host round trip
+        /// inside), rotating over `sets` buffer sets. One warm-up pass first.
+        fn seconds(&self, sets: usize, mut launch: impl FnMut(usize)) -> Seconds {
+            let stream = self.kernels.stream();
+            let (start, stop) = (Event::new(EventFlags::DEFAULT).unwrap(), Event::new(EventFlags::DEFAULT).unwrap());
+            (0..sets).for_each(&mut launch);
+            let samples = (0..SAMPLES)
+                .map(|sample| {
+                    start.record(stream).unwrap();
+                    for i in 0..LAUNCHES {
+                        launch((sample * LAUNCHES + i) % sets);
+                    }
+                    stop.record(stream).unwrap();
+                    stop.synchronize().unwrap();
+                    stop.elapsed_time_f32(&start).unwrap() as f64 * 1e-3 / LAUNCHES as f64
+                })
+                .collect();
+            Seconds::of(samples)
+        }
+
+        /// Cold (rotating over `sets`) and hot (set 0 again and again) timings.
+        fn cold_and_hot(&self, sets: usize, mut launch: impl FnMut(usize)) -> (Seconds, Option<Seconds>) {
+            let cold = self.seconds(sets, &mut launch);
+            let hot = (sets > 1).then(|| self.seconds(1, &mut launch));
+            (cold, hot)
+        }
     }
 
     pub fn run(kernels: &Kernels, rng: &mut Rng) -> Vec<Row> {
-        let mut rows = vec![device_copy(kernels)];
+        let device = Device::get_device(0).unwrap();
+        let l2_bytes = device.get_attribute(DeviceAttribute::L2CacheSize).unwrap() as usize;
+        let bench = Bench { kernels, l2_bytes };
+        let mut rows = vec![device_copy(&bench)];
         for n in [1 << 20, 50_000_000] {
-            rows.push(add_mul_exp(kernels, rng, n));
-            rows.push(quantize_int8(kernels, rng, n));
+            rows.push(add_mul_exp(&bench, rng, n));
+            rows.push(quantize_int8(&bench, rng, n));
         }
         for (m, n, k) in [(1, 4096, 4096), (1, 11008, 4096), (1, 4096, 11008), (16, 4096, 4096)] {
             for mode in [Int4Mode::Symmetric, Int4Mode::Asymmetric] {
-                rows.push(int4_linear(kernels, rng, m, n, k, mode));
+                let versions: &[Int4LinearVersion] =
+                    if m == 1 { &Int4LinearVersion::ALL } else { &[Int4LinearVersion::V1] };
+                for &version in versions {
+                    rows.push(int4_linear(&bench, rng, version, m, n, k, mode));
+                }
             }
         }
         let (major, minor) = kernels.device().compute_capability;
-        let device = format!(
-            "{} (sm_{major}{minor}, {} SMs), PTX {}; times: median of 25 launches, CUDA events",
-            quant_kernels::cust::device::Device::get_device(0).and_then(|d| d.name()).unwrap_or_default(),
+        let title = format!(
+            "{} (sm_{major}{minor}, {} SMs, {} MB L2), PTX {}. Per call: median over {SAMPLES} samples of \
+             {LAUNCHES} back-to-back launches (CUDA events); cold: rotating over buffer sets > 2x L2, hot: one set",
+            device.name().unwrap_or_default(),
             kernels.device().multiprocessors,
+            l2_bytes >> 20,
             kernels.target().name()
         );
-        let copy_bandwidth = rows[0].bytes / rows[0].seconds;
-        print_table(&rows, &device, Some(copy_bandwidth));
+        let copy_bandwidth = rows[0].bytes / rows[0].cold.median;
+        print_table(&rows, &title, Some(copy_bandwidth));
         rows
     }
 
     /// The device's copy bandwidth, the ceiling for memory-bound kernels:
     /// a 1 GiB device-to-device copy, counting bytes read and written.
-    fn device_copy(kernels: &Kernels) -> Row {
+    fn device_copy(bench: &Bench) -> Row {
         use quant_kernels::cust::memory::AsyncCopyDestination;
         let n = 1 << 28;
-        let source: DeviceBuffer<f32> = kernels.alloc(n).unwrap();
-        let mut destination: DeviceBuffer<f32> = kernels.alloc(n).unwrap();
+        let source: DeviceBuffer<f32> = bench.kernels.alloc(n).unwrap();
+        let mut destination: DeviceBuffer<f32> = bench.kernels.alloc(n).unwrap();
+        let stream = bench.kernels.stream();
         // SAFETY: both buffers stay alive and untouched by the host until the stream is synchronized.
-        let seconds =
-            median_seconds(kernels, || unsafe { destination.async_copy_from(&source, kernels.stream()).unwrap() });
-        Row {
-            kernel: "device copy",
-            size: "1 GiB".into(),
-            seconds,
-            bytes: 2.0 * (4 * n) as f64,
-            error: "-".into(),
-            ok: true,
-        }
+        let cold = bench.seconds(1, |_| unsafe { destination.async_copy_from(&source, stream).unwrap() });
+        let bytes = 2.0 * (4 * n) as f64;
+        Row { kernel: "device copy".into(), size: "1 GiB".into(), cold, hot: None, bytes, error: "-".into(), ok: true }
     }
 
-    fn add_mul_exp(kernels: &Kernels, rng: &mut Rng, n: usize) -> Row {
+    fn add_mul_exp(bench: &Bench, rng: &mut Rng, n: usize) -> Row {
+        let kernels = bench.kernels;
         let (x, y) = (rng.normals(n, 1.0), rng.normals(n, 1.0));
-        let (dx, dy) = (kernels.upload(&x).unwrap(), kernels.upload(&y).unwrap());
-        let mut out: DeviceBuffer<f32> = kernels.alloc(n).unwrap();
-        let seconds = median_seconds(kernels, || kernels.add_mul_exp(&dx, &dy, &mut out, kernels.stream()).unwrap());
-        let got = kernels.download(&out, kernels.stream()).unwrap();
-        let worst = x
-            .iter()
-            .zip(&y)
-            .zip(&got)
-            .map(|((&a, &b), &g)| relative_error(g, reference::add_mul_exp_exact(a, b)))
-            .fold(0.0, f64::max);
+        let sets = bench.cold_sets(12 * n);
+        let (dx, dy) = (bench.copies(&x, sets), bench.copies(&y, sets));
+        let mut out = bench.outputs::<f32>(n, sets);
+        let (cold, hot) =
+            bench.cold_and_hot(sets, |s| kernels.add_mul_exp(&dx[s], &dy[s], &mut out[s], kernels.stream()).unwrap());
+        let got = kernels.download(&out[0], kernels.stream()).unwrap();
+        let worst =
+            (0..n).map(|i| relative_error(got[i], reference::add_mul_exp_exact(x[i], y[i]))).fold(0.0, f64::max);
         Row {
-            kernel: "add_mul_exp",
+            kernel: "add_mul_exp".into(),
             size: format!("{n}"),
-            seconds,
+            cold,
+            hot,
             bytes: 12.0 * n as f64,
             error: format!("max rel {worst:.2e}"),
             ok: worst <= 1e-5,
         }
     }
 
-    fn quantize_int8(kernels: &Kernels, rng: &mut Rng, n: usize) -> Row {
+    fn quantize_int8(bench: &Bench, rng: &mut Rng, n: usize) -> Row {
+        let kernels = bench.kernels;
         let x = rng.normals(n, 3.0);
         let params = Int8Params::new(0.05, -1.5).unwrap();
-        let dx = kernels.upload(&x).unwrap();
-        let mut out: DeviceBuffer<i8> = kernels.alloc(n).unwrap();
-        let seconds =
-            median_seconds(kernels, || kernels.quantize_int8(&dx, params, &mut out, kernels.stream()).unwrap());
-        let got = kernels.download(&out, kernels.stream()).unwrap();
+        let sets = bench.cold_sets(5 * n);
+        let dx = bench.copies(&x, sets);
+        let mut out = bench.outputs::<i8>(n, sets);
+        let (cold, hot) =
+            bench.cold_and_hot(sets, |s| kernels.quantize_int8(&dx[s], params, &mut out[s], kernels.stream()).unwrap());
+        let got = kernels.download(&out[0], kernels.stream()).unwrap();
         let mismatches = got.iter().zip(reference::quantize_int8(&x, params)).filter(|(g, r)| **g != *r).count();
         Row {
-            kernel: "quantize_int8",
+            kernel: "quantize_int8".into(),
             size: format!("{n}"),
-            seconds,
+            cold,
+            hot,
             bytes: 5.0 * n as f64,
             error: format!("{mismatches} mismatches"),
             ok: mismatches == 0,
         }
     }
 
-    fn int4_linear(kernels: &Kernels, rng: &mut Rng, m: usize, n: usize, k: usize, mode: Int4Mode) -> Row {
+    fn int4_linear(
+        bench: &Bench,
+        rng: &mut Rng,
+        version: Int4LinearVersion,
+        m: usize,
+        n: usize,
+        k: usize,
+        mode: Int4Mode,
+    ) -> Row {
+        let kernels = bench.kernels;
         let weights = Int4Weights::quantize(&rng.normals(n * k, 0.02), n, k, 128, mode).unwrap();
         let (x, bias) = (rng.normals(m * k, 1.0), rng.normals(n, 0.1));
-        let layer = kernels.upload_int4_linear(&weights, Some(&bias)).unwrap();
-        let dx = kernels.upload(&x).unwrap();
-        let mut y: DeviceBuffer<f32> = kernels.alloc(m * n).unwrap();
-        let seconds =
-            median_seconds(kernels, || kernels.int4_linear(&dx, m, &layer, &mut y, kernels.stream()).unwrap());
-        let got = kernels.download(&y, kernels.stream()).unwrap();
+        let bytes = weights.shape().packed_bytes() + 4 * (m * k + m * n + n);
+        let sets = bench.cold_sets(bytes);
+        let layers: Vec<_> = (0..sets).map(|_| kernels.upload_int4_linear(&weights, Some(&bias)).unwrap()).collect();
+        let dx = bench.copies(&x, sets);
+        let mut y = bench.outputs::<f32>(m * n, sets);
+        let (cold, hot) = bench.cold_and_hot(sets, |s| {
+            kernels.int4_linear_version(version, &dx[s], m, &layers[s], &mut y[s], kernels.stream()).unwrap()
+        });
+        let got = kernels.download(&y[0], kernels.stream()).unwrap();
         let error = relative_l2_error(&got, &reference::int4_linear(&x, m, &weights, Some(&bias)).unwrap());
         let mode = match mode {
             Int4Mode::Symmetric => "sym",
             Int4Mode::Asymmetric => "asym",
         };
         Row {
-            kernel: "int4_linear",
+            kernel: format!("int4_linear {version:?}"),
             size: format!("{m}x{n}x{k} {mode} g128"),
-            seconds,
-            bytes: (weights.shape().packed_bytes() + 4 * (m * k + m * n + n)) as f64,
+            cold,
+            hot,
+            bytes: bytes as f64,
             error: format!("rel l2 {error:.2e}"),
             ok: error <= 1e-5,
         }

@@ -3,9 +3,15 @@
 
 mod common;
 
+#[path = "../kernels-gpu/src/math.rs"]
+#[allow(dead_code)]
+mod device_math;
+
 use common::*;
 use quant_kernels::check::{Rng, relative_l2_error};
-use quant_kernels::int4_linear::{self, BATCH_KERNEL, DECODE_KERNEL, Int4LinearBuffers};
+use quant_kernels::int4_linear::{
+    self, Int4LinearBuffers, Int4LinearVersion, V1_BATCH_KERNEL, V1_DECODE_KERNEL, V2_KERNEL,
+};
 use quant_kernels::{Error, Int4Mode, Int4Shape, Int4Weights, Kernels, reference};
 
 /// The bound of host/int4_linear.rs: `||y - ref|| / ||ref||`.
@@ -16,16 +22,25 @@ const BATCHES: [usize; 6] = [1, 2, 3, 7, 16, 33];
 const WIDTHS: [usize; 8] = [1, 2, 3, 5, 63, 65, 257, 1031];
 
 fn buffers(m: usize, shape: &Int4Shape, bias: bool) -> Int4LinearBuffers {
-    Int4LinearBuffers { m, x_len: m * shape.k, x_address: 256, bias_len: bias.then_some(shape.n), y_len: m * shape.n }
+    Int4LinearBuffers {
+        m,
+        x_len: m * shape.k,
+        x_address: 256,
+        qweight_address: 512,
+        bias_len: bias.then_some(shape.n),
+        y_len: m * shape.n,
+    }
 }
 
 fn plans_check_shapes(_: &mut Rng) -> TestResult {
     let shape = Int4Shape::new(10, 256, 64, Int4Mode::Asymmetric)?;
     let ok = buffers(3, &shape, true);
     let launch = int4_linear::plan(&shape, &ok)?.expect("a launch");
-    ensure(launch.kernel == BATCH_KERNEL && launch.config.grid == [3, 1, 1], || format!("{launch:?}"))?;
+    ensure(launch.kernel == V1_BATCH_KERNEL && launch.config.grid == [3, 1, 1], || format!("{launch:?}"))?;
     let decode = int4_linear::plan(&shape, &buffers(1, &shape, false))?.expect("a launch");
-    ensure(decode.kernel == DECODE_KERNEL, || format!("m = 1 uses {}", decode.kernel))?;
+    ensure(decode.kernel == V2_KERNEL && decode.config.grid == [1, 1, 1], || format!("m = 1: {decode:?}"))?;
+    let v1 = int4_linear::plan_version(&shape, &buffers(1, &shape, false), Int4LinearVersion::V1)?;
+    ensure(v1.is_some_and(|l| l.kernel == V1_DECODE_KERNEL), || format!("v1 with m = 1: {v1:?}"))?;
     expect_error(
         int4_linear::plan(&shape, &Int4LinearBuffers { x_len: 767, ..ok }),
         Error::LengthMismatch { argument: "x", expected: 768, actual: 767 },
@@ -41,6 +56,10 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     expect_error(
         int4_linear::plan(&shape, &Int4LinearBuffers { x_address: 260, ..ok }),
         Error::Misaligned { argument: "x", align: 16 },
+    )?;
+    expect_error(
+        int4_linear::plan(&shape, &Int4LinearBuffers { qweight_address: 516, ..ok }),
+        Error::Misaligned { argument: "qweight", align: 16 },
     )?;
     let too_many = 1usize << 32;
     ensure(
@@ -58,9 +77,9 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     ensure(int4_linear::plan(&empty, &buffers(4, &empty, false)) == Ok(None), || "n = 0 must launch nothing".into())
 }
 
-/// Quantizes random weights, runs the layer on random activations into a
-/// poisoned output with guard elements after it, and checks the guard, that
-/// every element was written, and the error bound.
+/// Quantizes random weights, runs every kernel version on random activations
+/// into a poisoned output with guard elements after it, and checks the guard,
+/// that every element was written, and the error bound.
 fn check_layer(kernels: &Kernels, rng: &mut Rng, m: usize, shape: Int4Shape, with_bias: bool) -> TestResult {
     let Int4Shape { n, k, group_size, mode } = shape;
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, mode)?;
@@ -70,17 +89,20 @@ fn check_layer(kernels: &Kernels, rng: &mut Rng, m: usize, shape: Int4Shape, wit
 
     let layer = kernels.upload_int4_linear(&weights, bias.as_deref())?;
     let dx = kernels.upload(&x)?;
-    let guard = 64;
-    let y = poisoned_f32(kernels, m * n + guard);
-    kernels.int4_linear(&dx, m, &layer, &mut y.index(0..m * n), kernels.stream())?;
-    let got = download(kernels, &y);
-    let what = || format!("m={m} n={n} k={k} g={group_size} {mode:?} bias={with_bias}");
-    ensure(got[m * n..].iter().all(|v| v.to_bits() == POISON_F32), || format!("{}: wrote past y", what()))?;
-    let got = &got[..m * n];
-    let unwritten = first_failures(m * n, 3, |i| got[i].to_bits() != POISON_F32);
-    ensure(unwritten.is_empty(), || format!("{}: unwritten {unwritten:?}", what()))?;
-    let error = relative_l2_error(got, &expected);
-    ensure(error <= BOUND, || format!("{}: relative error {error:e}", what()))
+    for version in Int4LinearVersion::ALL {
+        let guard = 64;
+        let y = poisoned_f32(kernels, m * n + guard);
+        kernels.int4_linear_version(version, &dx, m, &layer, &mut y.index(0..m * n), kernels.stream())?;
+        let got = download(kernels, &y);
+        let what = || format!("{version:?} m={m} n={n} k={k} g={group_size} {mode:?} bias={with_bias}");
+        ensure(got[m * n..].iter().all(|v| v.to_bits() == POISON_F32), || format!("{}: wrote past y", what()))?;
+        let got = &got[..m * n];
+        let unwritten = first_failures(m * n, 3, |i| got[i].to_bits() != POISON_F32);
+        ensure(unwritten.is_empty(), || format!("{}: unwritten {unwritten:?}", what()))?;
+        let error = relative_l2_error(got, &expected);
+        ensure(error <= BOUND, || format!("{}: relative error {error:e}", what()))?;
+    }
+    Ok(())
 }
 
 fn matches_reference_every_group_mode_and_batch(kernels: &Kernels, rng: &mut Rng) -> TestResult {
@@ -120,11 +142,13 @@ fn empty_k_gives_bias(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     let x = kernels.alloc::<f32>(0)?;
     for with_bias in [true, false] {
         let layer = kernels.upload_int4_linear(&weights, with_bias.then_some(&bias[..]))?;
-        let mut y = poisoned_f32(kernels, m * n);
-        kernels.int4_linear(&x, m, &layer, &mut y, kernels.stream())?;
-        let got = download(kernels, &y);
-        let expected: Vec<f32> = (0..m * n).map(|i| if with_bias { bias[i % n] } else { 0.0 }).collect();
-        ensure(got == expected, || format!("{shape:?} bias={with_bias}: {got:?}"))?;
+        for version in Int4LinearVersion::ALL {
+            let mut y = poisoned_f32(kernels, m * n);
+            kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
+            let got = download(kernels, &y);
+            let expected: Vec<f32> = (0..m * n).map(|i| if with_bias { bias[i % n] } else { 0.0 }).collect();
+            ensure(got == expected, || format!("{version:?} {shape:?} bias={with_bias}: {got:?}"))?;
+        }
     }
     Ok(())
 }
@@ -164,16 +188,38 @@ fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
 
     let x = repeated(kernels, &pattern, m * k);
     let layer = kernels.upload_int4_linear(&weights, Some(&bias))?;
-    let mut y = poisoned_f32(kernels, m * n);
-    kernels.int4_linear(&x, m, &layer, &mut y, kernels.stream())?;
-    let got = download(kernels, &y);
-    let error = relative_l2_error(&got, &expected);
-    ensure(error <= BOUND, || format!("relative error {error:e}"))
+    for version in Int4LinearVersion::ALL {
+        let mut y = poisoned_f32(kernels, m * n);
+        kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
+        let error = relative_l2_error(&download(kernels, &y), &expected);
+        ensure(error <= BOUND, || format!("{version:?}: relative error {error:e}"))?;
+    }
+    Ok(())
+}
+
+/// The kernels' bit-trick unpacking against plain shifts and masks, on
+/// every nibble value in every position and every zero point.
+fn device_unpacking_is_exact(rng: &mut Rng) -> TestResult {
+    let mut words: Vec<u32> = (0..16u32).map(|u| u * 0x1111_1111).collect();
+    words.extend((0..100_000).map(|_| rng.next_u64() as u32));
+    for word in words {
+        for zero in 0..16 {
+            let levels = device_math::int4_levels(word, zero);
+            for (i, &level) in levels.iter().enumerate() {
+                let expected = ((word >> (4 * i)) & 0xF) as f32 - zero as f32;
+                ensure(level == expected, || {
+                    format!("word {word:#010x} zero {zero} nibble {i}: {level} != {expected}")
+                })?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn main() {
     run(vec![
         cpu_test("cpu::plans_check_shapes", plans_check_shapes),
+        cpu_test("cpu::device_unpacking_is_exact", device_unpacking_is_exact),
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),
         gpu_test("gpu::empty_k_gives_bias", empty_k_gives_bias),

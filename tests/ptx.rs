@@ -9,12 +9,13 @@ use quant_kernels::check::Rng;
 use quant_kernels::{Error, add_mul_exp, int4_linear, ptx, quantize_int8};
 
 /// Every kernel name the host library launches.
-const HOST_KERNELS: [&str; 5] = [
+const HOST_KERNELS: [&str; 6] = [
     add_mul_exp::KERNEL,
     quantize_int8::KERNEL,
     quantize_int8::ROWS_KERNEL,
-    int4_linear::DECODE_KERNEL,
-    int4_linear::BATCH_KERNEL,
+    int4_linear::V1_DECODE_KERNEL,
+    int4_linear::V1_BATCH_KERNEL,
+    int4_linear::V2_KERNEL,
 ];
 
 fn host_and_modules_agree_on_kernels(_: &mut Rng) -> TestResult {

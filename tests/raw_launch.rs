@@ -79,12 +79,13 @@ fn int4_linear_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     let (dscales, zeros) = (stream.clone_htod(&scales)?, stream.clone_htod(weights.zeros())?);
     let mut y = stream.alloc_zeros::<f32>(m * n)?;
     let (px, _x) = dx.device_ptr(&stream);
-    let buffers = Int4LinearBuffers { m, x_len: m * k, x_address: px, bias_len: None, y_len: m * n };
+    let (pq, _q) = qweight.device_ptr(&stream);
+    let buffers =
+        Int4LinearBuffers { m, x_len: m * k, x_address: px, qweight_address: pq, bias_len: None, y_len: m * n };
     let launch = int4_linear::plan(&weights.shape(), &buffers)?.expect("a launch");
     let function = module.load_function(launch.kernel)?;
     {
-        let ((pq, _q), (ps, _s), (pz, _z)) =
-            (qweight.device_ptr(&stream), dscales.device_ptr(&stream), zeros.device_ptr(&stream));
+        let ((ps, _s), (pz, _z)) = (dscales.device_ptr(&stream), zeros.device_ptr(&stream));
         let (py, _y) = y.device_ptr_mut(&stream);
         let no_bias = 0u64;
         let dims = [m as u32, n as u32, k as u32, 64u32];

@@ -61,28 +61,57 @@ pub mod int4 {
     }
 }
 
-/// The fused 4-bit linear kernels `int4_linear_m1_f32` and `int4_linear_m4_f32`.
-///
-/// A block of [`WARPS`](int4_linear::WARPS) warps computes a tile of
-/// `ROWS_PER_BLOCK` outputs (`n`) for `m_tile` activation rows (`m`); its
-/// warps split `K` among themselves and add their partial sums through
-/// shared memory. The two entry points differ only in `m_tile`: 1 for
-/// decode (`M = 1`), 4 for batches, where each weight read serves 4 rows.
+/// The fused 4-bit linear kernels, by version (docs/PERF.md has each one's
+/// design and measured times).
 pub mod int4_linear {
-    /// Warps per block.
-    pub const WARPS: u32 = 4;
-    /// Threads per block.
-    pub const BLOCK_THREADS: u32 = WARPS * 32;
-    /// Output features (`n`) per block.
-    pub const ROWS_PER_BLOCK: usize = 4;
-    /// Activation rows per block of `int4_linear_m1_f32`.
-    pub const DECODE_M_TILE: usize = 1;
-    /// Activation rows per block of `int4_linear_m4_f32`.
-    pub const BATCH_M_TILE: usize = 4;
-    /// Dynamic shared memory per block: one f32 partial sum per warp and output.
-    pub const fn shared_bytes(m_tile: usize) -> u32 {
-        (WARPS as usize * ROWS_PER_BLOCK * m_tile * 4) as u32
-    }
-    /// The largest `gridDim.y`; the kernels loop over `m` tiles beyond it.
+    /// The largest `gridDim.y`; the kernels loop over `m` beyond it.
     pub const MAX_GRID_Y: u32 = 65_535;
+
+    /// Version 1, `int4_linear_v1_m1_f32` and `int4_linear_v1_m4_f32`: a
+    /// block of [`WARPS`](v1::WARPS) warps computes `ROWS_PER_BLOCK` outputs
+    /// (`n`) for `m_tile` activation rows; its warps split `K` and add their
+    /// partial sums through shared memory. The entry points differ only in
+    /// `m_tile`: 1 for decode, 4 for batches (each weight read serves 4 rows).
+    pub mod v1 {
+        /// Warps per block.
+        pub const WARPS: u32 = 4;
+        /// Threads per block.
+        pub const BLOCK_THREADS: u32 = WARPS * 32;
+        /// Output features (`n`) per block.
+        pub const ROWS_PER_BLOCK: usize = 4;
+        /// Activation rows per block of `int4_linear_v1_m1_f32`.
+        pub const DECODE_M_TILE: usize = 1;
+        /// Activation rows per block of `int4_linear_v1_m4_f32`.
+        pub const BATCH_M_TILE: usize = 4;
+        /// Dynamic shared memory per block: one f32 partial sum per warp and output.
+        pub const fn shared_bytes(m_tile: usize) -> u32 {
+            (WARPS as usize * ROWS_PER_BLOCK * m_tile * 4) as u32
+        }
+    }
+
+    /// Version 2, `int4_linear_v2_f32`, for decode: each warp owns
+    /// `ROWS_PER_WARP` whole rows, each lane loads 16 bytes (32 codes) a row
+    /// and step with `CHUNKS_IN_FLIGHT` steps issued before any is used, and
+    /// the block stages `TILE_K` activations at a time in shared memory, 36
+    /// floats for every 32 so the lanes' 16-byte reads hit distinct banks.
+    /// Block `(bx, by)` takes rows `bx * ROWS_PER_BLOCK ..` and activation rows
+    /// `by, by + gridDim.y, ...`, one at a time.
+    pub mod v2 {
+        /// Warps per block.
+        pub const WARPS: u32 = 8;
+        /// Threads per block.
+        pub const BLOCK_THREADS: u32 = WARPS * 32;
+        /// Output features per warp.
+        pub const ROWS_PER_WARP: usize = 2;
+        /// Output features per block.
+        pub const ROWS_PER_BLOCK: usize = WARPS as usize * ROWS_PER_WARP;
+        /// 16-byte code loads a lane issues ahead, per row.
+        pub const CHUNKS_IN_FLIGHT: usize = 2;
+        /// Activations staged in shared memory at a time.
+        pub const TILE_K: usize = 8192;
+        /// Shared-memory floats per 32 activations (4 of padding).
+        pub const PADDED_CHUNK: usize = 36;
+        /// Dynamic shared memory per block.
+        pub const SHARED_BYTES: u32 = (TILE_K / 32 * PADDED_CHUNK * 4) as u32;
+    }
 }

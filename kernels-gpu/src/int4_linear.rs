@@ -1,7 +1,9 @@
 //! The fused 4-bit linear layer: `y = x * dequant(W)^T + bias`, unpacking,
 //! scaling and accumulating in one pass, without writing dequantized weights.
+//! Versions side by side, simplest first; all take the same arguments
+//! (documented on [`int4_linear_v1_m1_f32`]) and compute in f32.
 //!
-//! Work split (shapes from `quant_kernels_abi::int4_linear`): block
+//! **Version 1** (shapes from `quant_kernels_abi::int4_linear::v1`): block
 //! `(bx, by)` computes outputs `n` in `bx * ROWS_PER_BLOCK ..` for the
 //! activation-row tiles `by, by + gridDim.y, ...` of `M_TILE` rows
 //! (`M_TILE` is 1 in the decode entry point, 4 in the batch one). For one
@@ -15,16 +17,27 @@
 //! Arithmetic per word: the 8 codes become the exact small integers
 //! `u - z` (as f32), their dot product with the 8 activations is one FMA
 //! chain, and the group scale multiplies that partial sum once
-//! (`acc = fma(scale, dot, acc)`). Everything is f32.
+//! (`acc = fma(scale, dot, acc)`).
+//!
+//! **Version 2** (decode; shapes from `quant_kernels_abi::int4_linear::v2`):
+//! each warp owns whole rows, so no cross-warp reduction; each lane loads 16
+//! bytes (32 codes, one group's worth at most) a row and step and issues
+//! `CHUNKS_IN_FLIGHT` steps before using any, to keep enough bytes in flight
+//! to cover DRAM latency; the activations come from shared memory, staged once
+//! per block; codes become floats through exponent bits
+//! ([`math::int4_levels`]) instead of integer-to-float conversions. Each
+//! 32-code chunk's dot product is one FMA chain, scaled once.
 
 use crate::device::{
-    block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, load4, sync_threads, thread_idx_x, warp_id,
-    warp_sum,
+    Strided, Vec4, block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, load4, store4,
+    sync_threads, thread_idx_x, warp_id, warp_sum,
 };
+use crate::math;
 use core::array::from_fn;
 use core::f32::math::mul_add as fma;
 use quant_kernels_abi::int4::{CODES_PER_WORD, NIBBLE_ORDER, SYMMETRIC_ZERO_POINT, zero_bytes_per_row};
-use quant_kernels_abi::int4_linear::{BATCH_M_TILE, BLOCK_THREADS, DECODE_M_TILE, ROWS_PER_BLOCK, WARPS};
+use quant_kernels_abi::int4_linear::v1::{BATCH_M_TILE, BLOCK_THREADS, DECODE_M_TILE, ROWS_PER_BLOCK, WARPS};
+use quant_kernels_abi::int4_linear::v2;
 
 /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`, `g = k / group_size`,
 /// one activation row per block: the decode (`M = 1`) entry point.
@@ -45,7 +58,7 @@ use quant_kernels_abi::int4_linear::{BATCH_M_TILE, BLOCK_THREADS, DECODE_M_TILE,
 /// `m >= 1`, `n >= 1`, `k % group_size == 0`, `group_size` in {32, 64, 128},
 /// and every buffer holds the elements listed above.
 #[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn int4_linear_m1_f32(
+pub unsafe extern "ptx-kernel" fn int4_linear_v1_m1_f32(
     x: *const f32,
     qweight: *const u32,
     scales: *const u16,
@@ -58,15 +71,15 @@ pub unsafe extern "ptx-kernel" fn int4_linear_m1_f32(
     group_size: u32,
 ) {
     // SAFETY: forwarded from the caller.
-    unsafe { int4_linear::<DECODE_M_TILE>(x, qweight, scales, zeros, bias, y, m, n, k, group_size) }
+    unsafe { linear_v1::<DECODE_M_TILE>(x, qweight, scales, zeros, bias, y, m, n, k, group_size) }
 }
 
-/// As [`int4_linear_m1_f32`], with `BATCH_M_TILE` activation rows per block.
+/// As [`int4_linear_v1_m1_f32`], with `BATCH_M_TILE` activation rows per block.
 ///
 /// # Safety
-/// As for [`int4_linear_m1_f32`].
+/// As for [`int4_linear_v1_m1_f32`].
 #[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn int4_linear_m4_f32(
+pub unsafe extern "ptx-kernel" fn int4_linear_v1_m4_f32(
     x: *const f32,
     qweight: *const u32,
     scales: *const u16,
@@ -79,16 +92,16 @@ pub unsafe extern "ptx-kernel" fn int4_linear_m4_f32(
     group_size: u32,
 ) {
     // SAFETY: forwarded from the caller.
-    unsafe { int4_linear::<BATCH_M_TILE>(x, qweight, scales, zeros, bias, y, m, n, k, group_size) }
+    unsafe { linear_v1::<BATCH_M_TILE>(x, qweight, scales, zeros, bias, y, m, n, k, group_size) }
 }
 
-/// The body of both entry points.
+/// The body of both version 1 entry points.
 ///
 /// # Safety
-/// As for [`int4_linear_m1_f32`].
+/// As for [`int4_linear_v1_m1_f32`].
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn int4_linear<const M_TILE: usize>(
+unsafe fn linear_v1<const M_TILE: usize>(
     x: *const f32,
     qweight: *const u32,
     scales: *const u16,
@@ -193,5 +206,121 @@ unsafe fn int4_linear<const M_TILE: usize>(
         // The next tile overwrites `partials`.
         sync_threads();
         tile += grid_dim_y() as usize;
+    }
+}
+
+/// Version 2 (see the module documentation): one activation row per block
+/// and pass, any `m`.
+///
+/// Launch: grid `(ceil(n / v2::ROWS_PER_BLOCK), min(m, MAX_GRID_Y))`,
+/// `v2::BLOCK_THREADS` threads, `v2::SHARED_BYTES` of dynamic shared memory.
+///
+/// # Safety
+/// As for [`int4_linear_v1_m1_f32`], and `qweight` 16-byte aligned.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn int4_linear_v2_f32(
+    x: *const f32,
+    qweight: *const u32,
+    scales: *const u16,
+    zeros: *const u8,
+    bias: *const f32,
+    y: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+    group_size: u32,
+) {
+    const R: usize = v2::ROWS_PER_WARP;
+    const F: usize = v2::CHUNKS_IN_FLIGHT;
+    let (m, n, k) = (m as usize, n as usize, k as usize);
+    let group_shift = group_size.trailing_zeros();
+    let chunks_per_row = k / 32; // 16-byte units of codes
+    let groups_per_row = k >> group_shift;
+    let zero_bytes = zero_bytes_per_row(groups_per_row);
+    let (warp, lane) = (warp_id() as usize, lane_id() as usize);
+    let first_row = block_idx_x() as usize * v2::ROWS_PER_BLOCK + warp * R;
+    // Rows past `n` load row n - 1 and are never stored.
+    let rows: [usize; R] = from_fn(|r| (first_row + r).min(n - 1));
+    let chunks = qweight.cast::<Vec4<u32>>();
+    // TILE_K activations, chunk c at floats [PADDED_CHUNK * c, PADDED_CHUNK * c + 32).
+    let staged = dynamic_shared_memory::<f32>();
+
+    let mut activation_row = block_idx_y() as usize;
+    while activation_row < m {
+        // SAFETY: activation_row < m.
+        let x_row = unsafe { x.add(activation_row * k) };
+        let mut sums = [0.0f32; R];
+        let mut tile_start = 0;
+        while tile_start < k {
+            let tile_chunks = (k - tile_start).min(v2::TILE_K) / 32;
+            sync_threads(); // every warp is done with the previous tile
+            for i in Strided::block().over(tile_chunks * 8) {
+                // SAFETY: float 4i of the tile is below k; the padded slot is
+                // below SHARED_BYTES / 4; both are 16-byte aligned.
+                unsafe { store4(staged.add(4 * i + 4 * (i / 8)), load4(x_row.add(tile_start + 4 * i))) };
+            }
+            sync_threads();
+
+            let first_chunk = tile_start / 32;
+            let mut step = lane;
+            while step < tile_chunks {
+                // Issue every load of the F steps before using any; steps past
+                // the tile load its last chunk again and are skipped below.
+                let batch: [usize; F] = from_fn(|u| (step + 32 * u).min(tile_chunks - 1));
+                let codes: [[[u32; 4]; R]; F] = from_fn(|u| {
+                    // SAFETY: rows[r] < n and the chunk < k / 32.
+                    from_fn(|r| unsafe { (*chunks.add(rows[r] * chunks_per_row + first_chunk + batch[u])).0 })
+                });
+                let params: [[(f32, u32); R]; F] = from_fn(|u| {
+                    let group = ((first_chunk + batch[u]) * 32) >> group_shift;
+                    // SAFETY: rows[r] < n and group < k / group_size.
+                    from_fn(|r| unsafe {
+                        let scale = f16::from_bits(*scales.add(rows[r] * groups_per_row + group)) as f32;
+                        let zero = if zeros.is_null() {
+                            SYMMETRIC_ZERO_POINT
+                        } else {
+                            (*zeros.add(rows[r] * zero_bytes + group / 2) as u32 >> (4 * (group % 2))) & 0xF
+                        };
+                        (scale, zero)
+                    })
+                });
+                for u in 0..F {
+                    if step + 32 * u < tile_chunks {
+                        // SAFETY: the chunk's 32 staged floats (16-byte aligned).
+                        let xs = unsafe { staged.add(v2::PADDED_CHUNK * batch[u]) };
+                        let mut dots = [0.0f32; R];
+                        for word in 0..4 {
+                            // SAFETY: as above.
+                            let (lo, hi) = unsafe { (load4(xs.add(8 * word)), load4(xs.add(8 * word + 4))) };
+                            let natural = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
+                            for r in 0..R {
+                                let levels = math::int4_levels(codes[u][r][word], params[u][r].1);
+                                for nibble in 0..CODES_PER_WORD {
+                                    dots[r] = fma(natural[NIBBLE_ORDER[nibble]], levels[nibble], dots[r]);
+                                }
+                            }
+                        }
+                        for r in 0..R {
+                            sums[r] = fma(params[u][r].0, dots[r], sums[r]);
+                        }
+                    }
+                }
+                step += 32 * F;
+            }
+            tile_start += v2::TILE_K;
+        }
+
+        for (r, sum) in sums.iter().enumerate() {
+            let total = warp_sum(*sum);
+            let row = first_row + r;
+            if lane == 0 && row < n {
+                // SAFETY: row < n, activation_row < m.
+                unsafe {
+                    let bias = if bias.is_null() { 0.0 } else { *bias.add(row) };
+                    *y.add(activation_row * n + row) = total + bias;
+                }
+            }
+        }
+        activation_row += grid_dim_y() as usize;
     }
 }

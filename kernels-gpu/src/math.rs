@@ -106,3 +106,26 @@ pub fn exp_of_sum(hi: f32, lo: f32) -> f32 {
 fn power_of_two(e: i32) -> f32 {
     f32::from_bits(((e + 127) as u32) << 23)
 }
+
+/// The 8 levels `u_i - zero` of a packed int4 word as exact f32, nibble `i`
+/// (bits `4i..4i + 4`) at index `i`, without integer-to-float conversions
+/// (`I2F` issues at a quarter of the FP32 rate).
+///
+/// A nibble at bit `b` of the mantissa, ORed into the bits of `2^(23 - b)`,
+/// makes the float `2^(23 - b) + u` exactly; subtracting `2^(23 - b) + zero`
+/// (exact: both are integers below 2^24) leaves `u - zero`. Nibbles 0-4 sit
+/// in the mantissa as they are (bits 0-19); 5-7 are shifted down by 12 first
+/// (bit 23 is the exponent's). Cost a word: 8 AND/OR (one `lop3` each),
+/// 1 shift, 8 subtractions.
+#[inline(always)]
+pub fn int4_levels(word: u32, zero: u32) -> [f32; 8] {
+    let mut levels = [0.0f32; 8];
+    for (i, level) in levels.iter_mut().enumerate() {
+        let shift = if i < 5 { 0 } else { 12 };
+        let bit = 4 * i as u32 - shift;
+        let magic = (127 + 23 - bit) << 23; // the bits of 2^(23 - bit)
+        let biased = f32::from_bits(((word >> shift) & (0xF << bit)) | magic);
+        *level = biased - (f32::from_bits(magic) + zero as f32);
+    }
+    levels
+}

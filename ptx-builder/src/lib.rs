@@ -11,7 +11,8 @@
 //!    (the kernel crate, `core`, `compiler_builtins`);
 //! 3. links them with `llvm-link`, internalizes everything but the kernels
 //!    (every `#[no_mangle]` function of the kernel crate), optimizes with
-//!    `opt -O3`, drops what no kernel reaches, and lowers to PTX with `llc`.
+//!    `opt -O3` (with a higher unroll threshold, see [`UNROLL_THRESHOLD`]),
+//!    drops what no kernel reaches, and lowers to PTX with `llc`.
 //!
 //! The `llvm-bitcode-linker` component that rustc would use for this is not
 //! distributed for the nvptx target, which is why step 2-3 are done here.
@@ -29,6 +30,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 const NVPTX_TRIPLE: &str = "nvptx64-nvidia-cuda";
+
+/// LLVM's loop-unroll size threshold, for rustc's optimization of the crate
+/// and for `opt` after linking. The default (300) leaves loops over small
+/// register arrays rolled when their bodies are large, and a rolled loop
+/// indexes the array at run time, which moves it to local memory. GPU
+/// compilers unroll such loops; this makes LLVM do the same.
+const UNROLL_THRESHOLD: u32 = 4000;
 
 /// Why a PTX build failed. The `Display` text says what to run to fix it.
 #[derive(Debug)]
@@ -180,7 +188,7 @@ impl PtxBuilder {
             .arg("--target-dir")
             .arg(&target_dir)
             .arg("--message-format=json-render-diagnostics")
-            .env("RUSTFLAGS", format!("-Ctarget-cpu=sm_{sm}"))
+            .env("RUSTFLAGS", format!("-Ctarget-cpu=sm_{sm} -Cllvm-args=-unroll-threshold={UNROLL_THRESHOLD}"))
             .stderr(Stdio::inherit());
         let stdout = run(&mut cargo)?;
 
@@ -225,6 +233,7 @@ impl PtxBuilder {
         run(toolchain
             .llvm_tool("opt")
             .arg("-passes=internalize,default<O3>,globaldce")
+            .arg(format!("-unroll-threshold={UNROLL_THRESHOLD}"))
             .arg(format!("--internalize-public-api-list={}", kernels.join(",")))
             .arg(&linked)
             .arg("-o")
