@@ -2,9 +2,10 @@
 //! for decode (`M = 1`) and batches (`M > 1`) alike.
 //!
 //! **Error bound.** f32 products and sums (the codes become exact small
-//! integers, each word's 8 products form one FMA chain, scaled once per
-//! word): `||y - ref|| / ||ref|| <= 1e-5` against the f64 reference computed
-//! from the same packed weights, tested on random inputs up to `K = 8192`.
+//! integers; the products of a word (v1) or of a 32-code chunk (v2) form one
+//! FMA chain, scaled once): `||y - ref|| / ||ref|| <= 1e-5` against the f64
+//! reference computed from the same packed weights, tested on random inputs
+//! up to `K = 14336` for every version.
 //! The quantization error itself (against the unquantized weights) is much
 //! larger and is reported by `cargo run --release` and in the README.
 
@@ -27,8 +28,8 @@ pub const V2_KERNEL: &str = "int4_linear_v2_f32";
 pub enum Int4LinearVersion {
     /// A block's warps split `K` for 4 rows; `m` in tiles of 1 (m = 1) or 4.
     V1,
-    /// A warp owns 2 rows, 16-byte loads 4 deep, activations staged in
-    /// shared memory, codes converted through exponent bits.
+    /// A warp owns 2 rows, 16-byte loads two steps deep, activations staged
+    /// in shared memory, codes converted through exponent bits.
     V2,
 }
 
@@ -41,8 +42,8 @@ impl Int4LinearVersion {
     }
 }
 
-/// The buffers of one call, by length (and the activations' address, whose
-/// alignment the kernel relies on).
+/// The buffers of one call, by length (and the addresses whose alignment the
+/// kernels rely on).
 #[derive(Debug, Clone, Copy)]
 pub struct Int4LinearBuffers {
     /// Activation rows `M`.
