@@ -23,8 +23,6 @@ pub enum Error {
     Misaligned { argument: &'static str, align: usize },
     /// A dimension or product of dimensions beyond what the kernel indexes.
     TooLarge { what: &'static str, value: u128, limit: u128 },
-    /// Packed weights whose arrays disagree with their own shape.
-    InconsistentWeights(&'static str),
     /// The device is older than every embedded PTX target.
     UnsupportedDevice { compute_capability: (u32, u32), oldest: (u32, u32) },
     /// The driver rejected the embedded PTX (usually: driver older than the
@@ -60,7 +58,6 @@ impl fmt::Display for Error {
                 write!(f, "`{argument}` must be {align}-byte aligned")
             }
             Error::TooLarge { what, value, limit } => write!(f, "{what} = {value} exceeds {limit}"),
-            Error::InconsistentWeights(what) => write!(f, "packed weights are inconsistent: {what}"),
             Error::UnsupportedDevice { compute_capability: (major, minor), oldest: (o_major, o_minor) } => write!(
                 f,
                 "the device has compute capability {major}.{minor}, older than every embedded PTX target \

@@ -132,9 +132,8 @@ impl Int4Weights {
                 for (i, &w) in values.iter().enumerate() {
                     let level = if scale == 0.0 { 0.0 } else { (w / scale).round_ties_even() };
                     let code = (level + zero as f32).clamp(0.0, 15.0) as u32;
-                    let col = group * group_size + i;
-                    let word = &mut qweight[row * (k / CODES_PER_WORD) + col / CODES_PER_WORD];
-                    *word |= code << (4 * nibble_of(col % CODES_PER_WORD));
+                    let (word, shift) = code_slot(k, row, group * group_size + i);
+                    qweight[word] |= code << shift;
                 }
             }
         }
@@ -172,8 +171,8 @@ impl Int4Weights {
 
     /// The 4-bit code of `W[row][col]`.
     pub fn code(&self, row: usize, col: usize) -> u32 {
-        let word = self.qweight[row * (self.shape.k / CODES_PER_WORD) + col / CODES_PER_WORD];
-        (word >> (4 * nibble_of(col % CODES_PER_WORD))) & 0xF
+        let (word, shift) = code_slot(self.shape.k, row, col);
+        (self.qweight[word] >> shift) & 0xF
     }
 
     /// The zero point of group `group` of row `row` (8 for symmetric weights).
@@ -206,9 +205,13 @@ impl Int4Weights {
     }
 }
 
-/// The nibble that holds element `e` (0..8) of a word: the inverse of `NIBBLE_ORDER`.
-fn nibble_of(element: usize) -> usize {
-    NIBBLE_ORDER.iter().position(|&e| e == element).expect("element < 8")
+/// Where the code of `W[row][col]` lives in `qweight` (rows of `k / 8`
+/// words): its word's index and its bit offset in the word, the nibble
+/// whose `NIBBLE_ORDER` entry is `col % 8`.
+fn code_slot(k: usize, row: usize, col: usize) -> (usize, u32) {
+    let element = col % CODES_PER_WORD;
+    let nibble = NIBBLE_ORDER.iter().position(|&e| e == element).expect("element < 8");
+    (row * (k / CODES_PER_WORD) + col / CODES_PER_WORD, 4 * nibble as u32)
 }
 
 /// The group's largest-magnitude weight and its index.

@@ -29,24 +29,26 @@ pub struct Launch {
     pub config: LaunchConfig,
 }
 
-/// Resident blocks per multiprocessor at `BLOCK_THREADS` threads (2048 / 256):
-/// a grid-stride kernel needs no more blocks than fit on the device at once.
-const ELEMENTWISE_BLOCKS_PER_SM: u32 = 2048 / elementwise::BLOCK_THREADS;
-
-/// A 1-D grid-stride launch over `elements` elements (`VECTOR_WIDTH` per
-/// thread and step), with no more blocks than the device holds at once.
-pub(crate) fn grid_stride(kernel: &'static str, elements: usize, device: &DeviceInfo) -> Launch {
-    let threads = elements.div_ceil(elementwise::VECTOR_WIDTH);
-    let blocks = threads.div_ceil(elementwise::BLOCK_THREADS as usize);
-    let max_blocks = device.multiprocessors.max(1) * ELEMENTWISE_BLOCKS_PER_SM;
+/// A 1-D launch of `blocks` elementwise blocks, capped at the number the
+/// device holds at once (2048 threads a multiprocessor): the elementwise
+/// kernels loop over whatever a smaller grid leaves.
+pub(crate) fn elementwise_blocks(kernel: &'static str, blocks: usize, device: &DeviceInfo) -> Launch {
+    let resident = device.multiprocessors.max(1) as usize * (2048 / elementwise::BLOCK_THREADS as usize);
     Launch {
         kernel,
         config: LaunchConfig {
-            grid: [blocks.clamp(1, max_blocks as usize) as u32, 1, 1],
+            grid: [blocks.clamp(1, resident) as u32, 1, 1],
             block: [elementwise::BLOCK_THREADS, 1, 1],
             shared_mem_bytes: 0,
         },
     }
+}
+
+/// A grid-stride launch over `elements` elements (`VECTOR_WIDTH` per thread
+/// and step).
+pub(crate) fn grid_stride(kernel: &'static str, elements: usize, device: &DeviceInfo) -> Launch {
+    let threads = elements.div_ceil(elementwise::VECTOR_WIDTH);
+    elementwise_blocks(kernel, threads.div_ceil(elementwise::BLOCK_THREADS as usize), device)
 }
 
 /// `Ok` when a buffer has the length the shape needs.

@@ -25,8 +25,7 @@
 //! undefined C++ float-to-int conversion; this kernel defines it.
 
 use crate::Error;
-use crate::launch::{self, DeviceInfo, Launch, LaunchConfig};
-use quant_kernels_abi::elementwise;
+use crate::launch::{self, DeviceInfo, Launch};
 
 /// The per-tensor kernel's name in the PTX.
 pub const KERNEL: &str = "quantize_int8_f32";
@@ -107,16 +106,8 @@ pub fn plan_rows(
     if elements == 0 {
         return Ok(None);
     }
-    // One block per row in flight; at most a device-full, the kernel loops over the rest.
-    let max_blocks = device.multiprocessors.max(1) as usize * (2048 / elementwise::BLOCK_THREADS as usize);
-    Ok(Some(Launch {
-        kernel: ROWS_KERNEL,
-        config: LaunchConfig {
-            grid: [rows.min(max_blocks) as u32, 1, 1],
-            block: [elementwise::BLOCK_THREADS, 1, 1],
-            shared_mem_bytes: 0,
-        },
-    }))
+    // One block a row, the kernel looping over rows past the grid.
+    Ok(Some(launch::elementwise_blocks(ROWS_KERNEL, rows, device)))
 }
 
 #[cfg(feature = "cuda")]

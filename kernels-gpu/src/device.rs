@@ -169,6 +169,17 @@ pub unsafe fn load4(pointer: *const f32) -> [f32; 4] {
     unsafe { (*pointer.cast::<Vec4<f32>>()).0 }
 }
 
+/// Loads `pointer[0..8]` with two 16-byte loads.
+///
+/// # Safety
+/// `pointer` must be 16-byte aligned and `pointer[0..8]` readable.
+#[inline(always)]
+pub unsafe fn load8(pointer: *const f32) -> [f32; 8] {
+    // SAFETY: the caller guarantees alignment and bounds.
+    let (lo, hi) = unsafe { (load4(pointer), load4(pointer.add(4))) };
+    [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
+}
+
 /// Stores `values` to `pointer[0..4]` with one 16-byte store.
 ///
 /// # Safety

@@ -29,7 +29,7 @@
 //! 32-code chunk's dot product is one FMA chain, scaled once.
 
 use crate::device::{
-    Strided, Vec4, block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, load4, store4,
+    Strided, Vec4, block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, load4, load8, store4,
     sync_threads, thread_idx_x, warp_id, warp_sum,
 };
 use crate::math;
@@ -115,10 +115,8 @@ unsafe fn linear_v1<const M_TILE: usize>(
 ) {
     let (m, n, k) = (m as usize, n as usize, k as usize);
     // group_size is a power of two (32, 64 or 128): a shift, not a division.
-    let group_shift = group_size.trailing_zeros();
+    let groups = GroupParams::new(scales, zeros, k, group_size);
     let words_per_row = k / CODES_PER_WORD;
-    let groups_per_row = k >> group_shift;
-    let zero_bytes = zero_bytes_per_row(groups_per_row);
     let first_row = block_idx_x() as usize * ROWS_PER_BLOCK;
     // Rows past `n` load row n - 1 and are never stored: no branch in the loop.
     let rows: [usize; ROWS_PER_BLOCK] = from_fn(|r| (first_row + r).min(n - 1));
@@ -137,29 +135,20 @@ unsafe fn linear_v1<const M_TILE: usize>(
         let mut word = warp * 32 + lane;
         while word < words_per_row {
             let k0 = word * CODES_PER_WORD;
-            let group = k0 >> group_shift;
+            let group = groups.group_of(k0);
             // The word's 8 activations of each row, in nibble order.
             let mut activations = [[0.0f32; CODES_PER_WORD]; M_TILE];
             for i in 0..M_TILE {
                 // SAFETY: k0 + 8 <= k, and rows of x start 16-byte aligned (k % 32 == 0).
-                let (lo, hi) = unsafe { (load4(x_rows[i].add(k0)), load4(x_rows[i].add(k0 + 4))) };
-                let natural = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
+                let natural = unsafe { load8(x_rows[i].add(k0)) };
                 for nibble in 0..CODES_PER_WORD {
                     activations[i][nibble] = natural[NIBBLE_ORDER[nibble]];
                 }
             }
             for r in 0..ROWS_PER_BLOCK {
                 // SAFETY: rows[r] < n, word < k / 8, group < k / group_size.
-                let (codes, scale, zero) = unsafe {
-                    let codes = *qweight.add(rows[r] * words_per_row + word);
-                    let scale = f16::from_bits(*scales.add(rows[r] * groups_per_row + group)) as f32;
-                    let zero = if zeros.is_null() {
-                        SYMMETRIC_ZERO_POINT
-                    } else {
-                        (*zeros.add(rows[r] * zero_bytes + group / 2) as u32 >> (4 * (group % 2))) & 0xF
-                    };
-                    (codes, scale, zero)
-                };
+                let (codes, (scale, zero)) =
+                    unsafe { (*qweight.add(rows[r] * words_per_row + word), groups.get(rows[r], group)) };
                 let mut weights = [0.0f32; CODES_PER_WORD];
                 for nibble in 0..CODES_PER_WORD {
                     weights[nibble] = (((codes >> (4 * nibble)) & 0xF) as i32 - zero as i32) as f32;
@@ -233,10 +222,8 @@ pub unsafe extern "ptx-kernel" fn int4_linear_v2_f32(
     const R: usize = v2::ROWS_PER_WARP;
     const F: usize = v2::CHUNKS_IN_FLIGHT;
     let (m, n, k) = (m as usize, n as usize, k as usize);
-    let group_shift = group_size.trailing_zeros();
+    let groups = GroupParams::new(scales, zeros, k, group_size);
     let chunks_per_row = k / 32; // 16-byte units of codes
-    let groups_per_row = k >> group_shift;
-    let zero_bytes = zero_bytes_per_row(groups_per_row);
     let (warp, lane) = (warp_id() as usize, lane_id() as usize);
     let first_row = block_idx_x() as usize * v2::ROWS_PER_BLOCK + warp * R;
     // Rows past `n` load row n - 1 and are never stored.
@@ -272,17 +259,9 @@ pub unsafe extern "ptx-kernel" fn int4_linear_v2_f32(
                     from_fn(|r| unsafe { (*chunks.add(rows[r] * chunks_per_row + first_chunk + batch[u])).0 })
                 });
                 let params: [[(f32, u32); R]; F] = from_fn(|u| {
-                    let group = ((first_chunk + batch[u]) * 32) >> group_shift;
+                    let group = groups.group_of((first_chunk + batch[u]) * 32);
                     // SAFETY: rows[r] < n and group < k / group_size.
-                    from_fn(|r| unsafe {
-                        let scale = f16::from_bits(*scales.add(rows[r] * groups_per_row + group)) as f32;
-                        let zero = if zeros.is_null() {
-                            SYMMETRIC_ZERO_POINT
-                        } else {
-                            (*zeros.add(rows[r] * zero_bytes + group / 2) as u32 >> (4 * (group % 2))) & 0xF
-                        };
-                        (scale, zero)
-                    })
+                    from_fn(|r| unsafe { groups.get(rows[r], group) })
                 });
                 for u in 0..F {
                     if step + 32 * u < tile_chunks {
@@ -291,8 +270,7 @@ pub unsafe extern "ptx-kernel" fn int4_linear_v2_f32(
                         let mut dots = [0.0f32; R];
                         for word in 0..4 {
                             // SAFETY: as above.
-                            let (lo, hi) = unsafe { (load4(xs.add(8 * word)), load4(xs.add(8 * word + 4))) };
-                            let natural = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]];
+                            let natural = unsafe { load8(xs.add(8 * word)) };
                             for r in 0..R {
                                 let levels = math::int4_levels(codes[u][r][word], params[u][r].1);
                                 for nibble in 0..CODES_PER_WORD {
@@ -322,5 +300,50 @@ pub unsafe extern "ptx-kernel" fn int4_linear_v2_f32(
             }
         }
         activation_row += grid_dim_y() as usize;
+    }
+}
+
+/// Where the rows' group scales and zero points are, and how to read them
+/// (layout in `quant_kernels_abi::int4`); every version reads them this way.
+struct GroupParams {
+    scales: *const u16,
+    /// Null for symmetric weights.
+    zeros: *const u8,
+    /// `log2(group_size)`: group sizes are powers of two, so a shift, not a division.
+    group_shift: u32,
+    groups_per_row: usize,
+    zero_bytes_per_row: usize,
+}
+
+impl GroupParams {
+    #[inline(always)]
+    fn new(scales: *const u16, zeros: *const u8, k: usize, group_size: u32) -> Self {
+        let group_shift = group_size.trailing_zeros();
+        let groups_per_row = k >> group_shift;
+        Self { scales, zeros, group_shift, groups_per_row, zero_bytes_per_row: zero_bytes_per_row(groups_per_row) }
+    }
+
+    /// The group of column `col`.
+    #[inline(always)]
+    fn group_of(&self, col: usize) -> usize {
+        col >> self.group_shift
+    }
+
+    /// The scale (as f32) and zero point of group `group` of row `row`.
+    ///
+    /// # Safety
+    /// `row < n` and `group < k / group_size`.
+    #[inline(always)]
+    unsafe fn get(&self, row: usize, group: usize) -> (f32, u32) {
+        // SAFETY: the caller keeps row and group in bounds.
+        unsafe {
+            let scale = f16::from_bits(*self.scales.add(row * self.groups_per_row + group)) as f32;
+            let zero = if self.zeros.is_null() {
+                SYMMETRIC_ZERO_POINT
+            } else {
+                (*self.zeros.add(row * self.zero_bytes_per_row + group / 2) as u32 >> (4 * (group % 2))) & 0xF
+            };
+            (scale, zero)
+        }
     }
 }
