@@ -53,6 +53,7 @@ mod error;
 pub use error::Error;
 
 pub mod check;
+pub mod float;
 pub mod launch;
 pub mod ptx;
 pub mod reference;
@@ -62,6 +63,7 @@ pub mod int4_linear;
 pub mod int4_weights;
 pub mod quantize_int8;
 
+pub use float::{Float, PerFloat};
 pub use int4_weights::{Int4Mode, Int4Shape, Int4Weights};
 pub use quantize_int8::Int8Params;
 

@@ -10,6 +10,7 @@
 #![allow(internal_features)]
 
 pub mod device;
+pub mod float;
 pub mod math;
 
 pub mod add_mul_exp;
