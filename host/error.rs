@@ -23,6 +23,10 @@ pub enum Error {
     Misaligned { argument: &'static str, align: usize },
     /// A dimension or product of dimensions beyond what the kernel indexes.
     TooLarge { what: &'static str, value: u128, limit: u128 },
+    /// A kernel (version) that has no entry point for this element type.
+    UnsupportedType { kernel: &'static str, version: u32, dtype: &'static str },
+    /// A block size the kernel cannot be launched with.
+    InvalidBlockSize { threads: u32 },
     /// The device is older than every embedded PTX target.
     UnsupportedDevice { compute_capability: (u32, u32), oldest: (u32, u32) },
     /// The driver rejected the embedded PTX (usually: driver older than the
@@ -58,6 +62,10 @@ impl fmt::Display for Error {
                 write!(f, "`{argument}` must be {align}-byte aligned")
             }
             Error::TooLarge { what, value, limit } => write!(f, "{what} = {value} exceeds {limit}"),
+            Error::UnsupportedType { kernel, version, dtype } => {
+                write!(f, "{kernel} version {version} does not take {dtype} activations")
+            }
+            Error::InvalidBlockSize { threads } => write!(f, "a block of {threads} threads is not supported here"),
             Error::UnsupportedDevice { compute_capability: (major, minor), oldest: (o_major, o_minor) } => write!(
                 f,
                 "the device has compute capability {major}.{minor}, older than every embedded PTX target \

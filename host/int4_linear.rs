@@ -10,9 +10,10 @@
 //! larger and is reported by `cargo run --release` and in the README.
 
 use crate::Error;
+use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{Launch, LaunchConfig, checked_product, expect_len};
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2, v3};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -20,10 +21,16 @@ pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
 pub const V1_BATCH_KERNEL: &str = "int4_linear_v1_m4_f32";
 /// Version 2 (decode: 16-byte loads, several in flight, activations in shared memory).
 pub const V2_KERNEL: &str = "int4_linear_v2_f32";
+/// Version 3's entry points for up to 8 activation rows per block.
+pub const V3_M8_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v3_m8_f16"), bf16: Some("int4_linear_v3_m8_bf16") };
+/// Version 3's entry points for 16 activation rows per block (`m > 8`).
+pub const V3_M16_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v3_m16_f16"), bf16: Some("int4_linear_v3_m16_bf16") };
 
 /// The kernel versions, simplest first; docs/PERF.md has each one's design
-/// and measured times. Every version computes the same function within the
-/// same error bound and accepts every shape.
+/// and measured times. Every version accepts every shape; versions 1 and 2
+/// take f32 activations, version 3 f16 and bf16.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Int4LinearVersion {
     /// A block's warps split `K` for 4 rows; `m` in tiles of 1 (m = 1) or 4.
@@ -31,14 +38,49 @@ pub enum Int4LinearVersion {
     /// A warp owns 2 rows, 16-byte loads two steps deep, activations staged
     /// in shared memory, codes converted through exponent bits.
     V2,
+    /// Tensor cores (`mma.sync`), the weights dequantized to the activation
+    /// type in registers; `warps` (1 to 32) per block split `K`.
+    V3 { warps: u32 },
 }
 
 impl Int4LinearVersion {
-    pub const ALL: [Self; 2] = [Self::V1, Self::V2];
+    /// Every version, with its default launch shape.
+    pub const ALL: [Self; 3] = [Self::V1, Self::V2, Self::V3 { warps: v3::DEFAULT_WARPS }];
 
-    /// The version [`plan`] uses for `m` activation rows.
-    pub fn best_for(m: usize) -> Self {
-        if m == 1 { Self::V2 } else { Self::V1 }
+    /// The version [`plan`] uses for `m` activation rows of type `T`.
+    pub fn best_for<T: Float>(m: usize) -> Self {
+        match T::NAME {
+            "f32" if m == 1 => Self::V2,
+            "f32" => Self::V1,
+            _ => Self::V3 { warps: v3::DEFAULT_WARPS },
+        }
+    }
+
+    /// 1, 2 or 3.
+    pub fn number(self) -> u32 {
+        match self {
+            Self::V1 => 1,
+            Self::V2 => 2,
+            Self::V3 { .. } => 3,
+        }
+    }
+
+    /// Whether this version takes activations of type `T`.
+    pub fn supports<T: Float>(self) -> bool {
+        self.kernel::<T>(1).is_some()
+    }
+
+    /// The entry point for `m` activation rows of type `T`, if the version has one.
+    pub fn kernel<T: Float>(self, m: usize) -> Option<&'static str> {
+        let f32_only = |name| PerFloat { f32: Some(name), f16: None, bf16: None };
+        let names = match self {
+            Self::V1 if m == 1 => f32_only(V1_DECODE_KERNEL),
+            Self::V1 => f32_only(V1_BATCH_KERNEL),
+            Self::V2 => f32_only(V2_KERNEL),
+            Self::V3 { .. } if m <= v3::M_PER_TILE * v3::N_TILES[0] => V3_M8_KERNELS,
+            Self::V3 { .. } => V3_M16_KERNELS,
+        };
+        names.get::<T>()
     }
 }
 
@@ -61,21 +103,22 @@ pub struct Int4LinearBuffers {
     pub y_len: usize,
 }
 
-/// Checks one call against the weights' shape and returns the launch of
-/// [`Int4LinearVersion::best_for`]`(m)`, or `None` when there is nothing to
-/// compute (`m == 0` or `n == 0`).
+/// Checks one call with activations and outputs of type `T` against the
+/// weights' shape and returns the launch of
+/// [`Int4LinearVersion::best_for`]`::<T>(m)`, or `None` when there is
+/// nothing to compute (`m == 0` or `n == 0`).
 ///
 /// Kernel arguments, the same for every version, in order: `x: CUdeviceptr`
-/// (f32 `[m][k]`), `qweight: CUdeviceptr`, `scales: CUdeviceptr`, `zeros:
-/// CUdeviceptr` (0 for symmetric weights), `bias: CUdeviceptr` (0 for none),
-/// `y: CUdeviceptr` (f32 `[m][n]`), `m: u32`, `n: u32`, `k: u32`,
+/// (`T [m][k]`), `qweight: CUdeviceptr`, `scales: CUdeviceptr`, `zeros:
+/// CUdeviceptr` (0 for symmetric weights), `bias: CUdeviceptr` (f32, 0 for
+/// none), `y: CUdeviceptr` (`T [m][n]`), `m: u32`, `n: u32`, `k: u32`,
 /// `group_size: u32`; the weight arrays as in [`quant_kernels_abi::int4`].
-pub fn plan(shape: &Int4Shape, buffers: &Int4LinearBuffers) -> Result<Option<Launch>, Error> {
-    plan_version(shape, buffers, Int4LinearVersion::best_for(buffers.m))
+pub fn plan<T: Float>(shape: &Int4Shape, buffers: &Int4LinearBuffers) -> Result<Option<Launch>, Error> {
+    plan_version::<T>(shape, buffers, Int4LinearVersion::best_for::<T>(buffers.m))
 }
 
 /// As [`plan`], for a given version.
-pub fn plan_version(
+pub fn plan_version<T: Float>(
     shape: &Int4Shape,
     buffers: &Int4LinearBuffers,
     version: Int4LinearVersion,
@@ -99,18 +142,26 @@ pub fn plan_version(
     if m == 0 || shape.n == 0 {
         return Ok(None);
     }
-    let (kernel, rows_per_block, m_tile, block_threads, shared_mem_bytes) = match version {
+    let kernel = version.kernel::<T>(m).ok_or(Error::UnsupportedType {
+        kernel: "int4_linear",
+        version: version.number(),
+        dtype: T::NAME,
+    })?;
+    let (rows_per_block, m_tile, block_threads, shared_mem_bytes) = match version {
         Int4LinearVersion::V1 if m == 1 => {
-            (V1_DECODE_KERNEL, v1::ROWS_PER_BLOCK, v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1))
+            (v1::ROWS_PER_BLOCK, v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1))
         }
-        Int4LinearVersion::V1 => (
-            V1_BATCH_KERNEL,
-            v1::ROWS_PER_BLOCK,
-            v1::BATCH_M_TILE,
-            v1::BLOCK_THREADS,
-            v1::shared_bytes(v1::BATCH_M_TILE),
-        ),
-        Int4LinearVersion::V2 => (V2_KERNEL, v2::ROWS_PER_BLOCK, 1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
+        Int4LinearVersion::V1 => {
+            (v1::ROWS_PER_BLOCK, v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE))
+        }
+        Int4LinearVersion::V2 => (v2::ROWS_PER_BLOCK, 1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
+        Int4LinearVersion::V3 { warps } => {
+            if !(1..=32).contains(&warps) {
+                return Err(Error::InvalidBlockSize { threads: warps.saturating_mul(32) });
+            }
+            let n_tiles = if m <= v3::M_PER_TILE { v3::N_TILES[0] } else { v3::N_TILES[1] };
+            (v3::ROWS_PER_BLOCK, v3::M_PER_TILE * n_tiles, warps * 32, v3::shared_bytes(warps, n_tiles))
+        }
     };
     let m_tiles = m.div_ceil(m_tile).min(MAX_GRID_Y as usize);
     Ok(Some(Launch {
@@ -128,8 +179,8 @@ mod cuda {
     use super::{Int4LinearBuffers, Int4LinearVersion, plan_version};
     use crate::int4_weights::{Int4Mode, Int4Shape, Int4Weights};
     use crate::kernels::{address, arg};
-    use crate::{Error, Kernels};
-    use cust::memory::{DeviceBuffer, DeviceSlice};
+    use crate::{Error, Float, Kernels};
+    use cust::memory::{DeviceBuffer, DeviceCopy, DeviceSlice};
     use cust::stream::Stream;
 
     /// Packed 4-bit weights on the device, with an optional bias: one linear layer.
@@ -182,27 +233,29 @@ mod cuda {
         }
 
         /// Enqueues `y = x * dequant(W)^T + bias` on `stream`, for `m` rows
-        /// of activations `x[m][k]` (16-byte aligned) into `y[m][n]`.
-        pub fn int4_linear(
+        /// of activations `x[m][k]` (16-byte aligned) into `y[m][n]`, both
+        /// f32, f16 or bf16, with the version best for that type and `m`.
+        pub fn int4_linear<T: Float + DeviceCopy>(
             &self,
-            x: &DeviceSlice<f32>,
+            x: &DeviceSlice<T>,
             m: usize,
             layer: &DeviceInt4Linear,
-            y: &mut DeviceSlice<f32>,
+            y: &mut DeviceSlice<T>,
             stream: &Stream,
         ) -> Result<(), Error> {
-            self.int4_linear_version(Int4LinearVersion::best_for(m), x, m, layer, y, stream)
+            self.int4_linear_version(Int4LinearVersion::best_for::<T>(m), x, m, layer, y, stream)
         }
 
         /// As [`int4_linear`](Self::int4_linear), with a given kernel version
         /// (for comparing versions; every version computes the same).
-        pub fn int4_linear_version(
+        /// [`Error::UnsupportedType`] if the version does not take `T`.
+        pub fn int4_linear_version<T: Float + DeviceCopy>(
             &self,
             version: Int4LinearVersion,
-            x: &DeviceSlice<f32>,
+            x: &DeviceSlice<T>,
             m: usize,
             layer: &DeviceInt4Linear,
-            y: &mut DeviceSlice<f32>,
+            y: &mut DeviceSlice<T>,
             stream: &Stream,
         ) -> Result<(), Error> {
             let shape = layer.shape;
@@ -214,7 +267,7 @@ mod cuda {
                 bias_len: layer.bias.as_ref().map(|b| b.len()),
                 y_len: y.len(),
             };
-            let Some(launch) = plan_version(&shape, &buffers, version)? else { return Ok(()) };
+            let Some(launch) = plan_version::<T>(&shape, &buffers, version)? else { return Ok(()) };
             let (x, y) = (address(x), address(y));
             let (qweight, scales) = (address(&layer.qweight), address(&layer.scales));
             let zeros = layer.zeros.as_ref().map_or(0, |z| address(z));

@@ -171,6 +171,7 @@ mod gpu {
     use quant_kernels::cust::device::{Device, DeviceAttribute};
     use quant_kernels::cust::event::{Event, EventFlags};
     use quant_kernels::cust::memory::{DeviceBuffer, DeviceCopy};
+    use quant_kernels::half::{bf16, f16};
     use quant_kernels::int4_linear::Int4LinearVersion;
 
     /// Timed samples per figure, and launches per sample.
@@ -238,12 +239,18 @@ mod gpu {
             rows.push(add_mul_exp(&bench, rng, n));
             rows.push(quantize_int8(&bench, rng, n));
         }
-        for (m, n, k) in [(1, 4096, 4096), (1, 11008, 4096), (1, 4096, 11008), (16, 4096, 4096)] {
+        for (m, n, k) in
+            [(1, 4096, 4096), (1, 11008, 4096), (1, 4096, 11008), (1, 8192, 28672), (16, 4096, 4096), (16, 8192, 28672)]
+        {
             for mode in [Int4Mode::Symmetric, Int4Mode::Asymmetric] {
-                let versions: &[Int4LinearVersion] =
-                    if m == 1 { &Int4LinearVersion::ALL } else { &[Int4LinearVersion::V1] };
-                for &version in versions {
-                    rows.push(int4_linear(&bench, rng, version, m, n, k, mode));
+                for version in Int4LinearVersion::ALL {
+                    if version.supports::<f32>() && (m == 1 || version == Int4LinearVersion::V1) {
+                        rows.push(int4_linear::<f32>(&bench, rng, version, m, n, k, mode));
+                    }
+                    if version.supports::<f16>() {
+                        rows.push(int4_linear::<f16>(&bench, rng, version, m, n, k, mode));
+                        rows.push(int4_linear::<bf16>(&bench, rng, version, m, n, k, mode));
+                    }
                 }
             }
         }
@@ -319,7 +326,8 @@ mod gpu {
         }
     }
 
-    fn int4_linear(
+    #[allow(clippy::too_many_arguments)]
+    fn int4_linear<T: quant_kernels::Float + DeviceCopy + bytemuck::Pod>(
         bench: &Bench,
         rng: &mut Rng,
         version: Int4LinearVersion,
@@ -330,29 +338,32 @@ mod gpu {
     ) -> Row {
         let kernels = bench.kernels;
         let weights = Int4Weights::quantize(&rng.normals(n * k, 0.02), n, k, 128, mode).unwrap();
-        let (x, bias) = (rng.normals(m * k, 1.0), rng.normals(n, 0.1));
-        let bytes = weights.shape().packed_bytes() + 4 * (m * k + m * n + n);
+        let (x, bias) = (T::from_f32_slice(&rng.normals(m * k, 1.0)), rng.normals(n, 0.1));
+        let element = size_of::<T>();
+        let bytes = weights.shape().packed_bytes() + element * (m * k + m * n) + 4 * n;
         let sets = bench.cold_sets(bytes);
         let layers: Vec<_> = (0..sets).map(|_| kernels.upload_int4_linear(&weights, Some(&bias)).unwrap()).collect();
         let dx = bench.copies(&x, sets);
-        let mut y = bench.outputs::<f32>(m * n, sets);
+        let mut y = bench.outputs::<T>(m * n, sets);
         let (cold, hot) = bench.cold_and_hot(sets, |s| {
             kernels.int4_linear_version(version, &dx[s], m, &layers[s], &mut y[s], kernels.stream()).unwrap()
         });
-        let got = kernels.download(&y[0], kernels.stream()).unwrap();
-        let error = relative_l2_error(&got, &reference::int4_linear(&x, m, &weights, Some(&bias)).unwrap());
+        let got = T::to_f32_vec(&kernels.download(&y[0], kernels.stream()).unwrap());
+        let expected = reference::int4_linear(&T::to_f32_vec(&x), m, &weights, Some(&bias)).unwrap();
+        let error = relative_l2_error(&got, &expected);
         let mode = match mode {
             Int4Mode::Symmetric => "sym",
             Int4Mode::Asymmetric => "asym",
         };
+        let bound = quant_kernels::PerFloat { f32: 1e-5, f16: 2e-3, bf16: 1e-2 }.get::<T>();
         Row {
-            kernel: format!("int4_linear {version:?}"),
+            kernel: format!("int4 v{} {}", version.number(), T::NAME),
             size: format!("{m}x{n}x{k} {mode} g128"),
             cold,
             hot,
             bytes: bytes as f64,
             error: format!("rel l2 {error:.2e}"),
-            ok: error <= 1e-5,
+            ok: error <= bound,
         }
     }
 }

@@ -9,13 +9,15 @@ mod device_math;
 
 use common::*;
 use quant_kernels::check::{Rng, relative_l2_error};
+use quant_kernels::cust::memory::DeviceCopy;
+use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{
     self, Int4LinearBuffers, Int4LinearVersion, V1_BATCH_KERNEL, V1_DECODE_KERNEL, V2_KERNEL,
 };
-use quant_kernels::{Error, Int4Mode, Int4Shape, Int4Weights, Kernels, reference};
+use quant_kernels::{Error, Float, Int4Mode, Int4Shape, Int4Weights, Kernels, PerFloat, reference};
 
-/// The bound of host/int4_linear.rs: `||y - ref|| / ||ref||`.
-const BOUND: f64 = 1e-5;
+/// The bounds of host/int4_linear.rs, `||y - ref|| / ||ref||`, by activation type.
+const BOUNDS: PerFloat<f64> = PerFloat { f32: 1e-5, f16: 2e-3, bf16: 1e-2 };
 const MODES: [Int4Mode; 2] = [Int4Mode::Symmetric, Int4Mode::Asymmetric];
 const BATCHES: [usize; 6] = [1, 2, 3, 7, 16, 33];
 /// Output widths that are not multiples of the 4-row block or of anything else.
@@ -35,36 +37,64 @@ fn buffers(m: usize, shape: &Int4Shape, bias: bool) -> Int4LinearBuffers {
 fn plans_check_shapes(_: &mut Rng) -> TestResult {
     let shape = Int4Shape::new(10, 256, 64, Int4Mode::Asymmetric)?;
     let ok = buffers(3, &shape, true);
-    let launch = int4_linear::plan(&shape, &ok)?.expect("a launch");
+    let launch = int4_linear::plan::<f32>(&shape, &ok)?.expect("a launch");
     ensure(launch.kernel == V1_BATCH_KERNEL && launch.config.grid == [3, 1, 1], || format!("{launch:?}"))?;
-    let decode = int4_linear::plan(&shape, &buffers(1, &shape, false))?.expect("a launch");
+    let decode = int4_linear::plan::<f32>(&shape, &buffers(1, &shape, false))?.expect("a launch");
     ensure(decode.kernel == V2_KERNEL && decode.config.grid == [1, 1, 1], || format!("m = 1: {decode:?}"))?;
-    let v1 = int4_linear::plan_version(&shape, &buffers(1, &shape, false), Int4LinearVersion::V1)?;
+    let v1 = int4_linear::plan_version::<f32>(&shape, &buffers(1, &shape, false), Int4LinearVersion::V1)?;
     ensure(v1.is_some_and(|l| l.kernel == V1_DECODE_KERNEL), || format!("v1 with m = 1: {v1:?}"))?;
+    // Version 3 for half types: 16 rows a block, 8 or 16 activation rows a block.
+    let half = int4_linear::plan::<bf16>(&shape, &buffers(9, &shape, false))?.expect("a launch");
+    ensure(
+        half.kernel == "int4_linear_v3_m16_bf16" && half.config.grid == [1, 1, 1] && half.config.block == [256, 1, 1],
+        || format!("bf16, m = 9: {half:?}"),
+    )?;
+    let half = int4_linear::plan::<f16>(
+        &Int4Shape::new(40, 256, 64, Int4Mode::Symmetric)?,
+        &buffers(8, &Int4Shape::new(40, 256, 64, Int4Mode::Symmetric)?, false),
+    )?
+    .expect("a launch");
+    ensure(half.kernel == "int4_linear_v3_m8_f16" && half.config.grid == [3, 1, 1], || {
+        format!("f16, m = 8: {half:?}")
+    })?;
     expect_error(
-        int4_linear::plan(&shape, &Int4LinearBuffers { x_len: 767, ..ok }),
+        int4_linear::plan_version::<f16>(&shape, &ok, Int4LinearVersion::V2),
+        Error::UnsupportedType { kernel: "int4_linear", version: 2, dtype: "f16" },
+    )?;
+    expect_error(
+        int4_linear::plan_version::<f32>(&shape, &ok, Int4LinearVersion::V3 { warps: 8 }),
+        Error::UnsupportedType { kernel: "int4_linear", version: 3, dtype: "f32" },
+    )?;
+    for warps in [0, 33] {
+        expect_error(
+            int4_linear::plan_version::<bf16>(&shape, &ok, Int4LinearVersion::V3 { warps }),
+            Error::InvalidBlockSize { threads: warps * 32 },
+        )?;
+    }
+    expect_error(
+        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { x_len: 767, ..ok }),
         Error::LengthMismatch { argument: "x", expected: 768, actual: 767 },
     )?;
     expect_error(
-        int4_linear::plan(&shape, &Int4LinearBuffers { y_len: 31, ..ok }),
+        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { y_len: 31, ..ok }),
         Error::LengthMismatch { argument: "y", expected: 30, actual: 31 },
     )?;
     expect_error(
-        int4_linear::plan(&shape, &Int4LinearBuffers { bias_len: Some(9), ..ok }),
+        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { bias_len: Some(9), ..ok }),
         Error::LengthMismatch { argument: "bias", expected: 10, actual: 9 },
     )?;
     expect_error(
-        int4_linear::plan(&shape, &Int4LinearBuffers { x_address: 260, ..ok }),
+        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { x_address: 260, ..ok }),
         Error::Misaligned { argument: "x", align: 16 },
     )?;
     expect_error(
-        int4_linear::plan(&shape, &Int4LinearBuffers { qweight_address: 516, ..ok }),
+        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { qweight_address: 516, ..ok }),
         Error::Misaligned { argument: "qweight", align: 16 },
     )?;
     let too_many = 1usize << 32;
     ensure(
         matches!(
-            int4_linear::plan(
+            int4_linear::plan::<f32>(
                 &shape,
                 &Int4LinearBuffers { m: too_many, x_len: too_many * 256, y_len: too_many * 10, ..ok }
             ),
@@ -72,35 +102,77 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         ),
         || "m >= 2^32 accepted".into(),
     )?;
-    ensure(int4_linear::plan(&shape, &buffers(0, &shape, true)) == Ok(None), || "m = 0 must launch nothing".into())?;
+    ensure(int4_linear::plan::<f32>(&shape, &buffers(0, &shape, true)) == Ok(None), || {
+        "m = 0 must launch nothing".into()
+    })?;
     let empty = Int4Shape::new(0, 256, 64, Int4Mode::Symmetric)?;
-    ensure(int4_linear::plan(&empty, &buffers(4, &empty, false)) == Ok(None), || "n = 0 must launch nothing".into())
+    ensure(int4_linear::plan::<f32>(&empty, &buffers(4, &empty, false)) == Ok(None), || {
+        "n = 0 must launch nothing".into()
+    })
 }
 
-/// Quantizes random weights, runs every kernel version on random activations
-/// into a poisoned output with guard elements after it, and checks the guard,
-/// that every element was written, and the error bound.
+/// Quantizes random weights, runs every kernel version of every activation
+/// type on random activations into a poisoned output with guard elements
+/// after it, and checks the guard, that every element was written, and the
+/// type's error bound.
 fn check_layer(kernels: &Kernels, rng: &mut Rng, m: usize, shape: Int4Shape, with_bias: bool) -> TestResult {
     let Int4Shape { n, k, group_size, mode } = shape;
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, mode)?;
     let x = rng.normals(m * k, 1.0);
     let bias = with_bias.then(|| rng.normals(n, 0.5));
-    let expected = reference::int4_linear(&x, m, &weights, bias.as_deref())?;
-
     let layer = kernels.upload_int4_linear(&weights, bias.as_deref())?;
+    let what = format!("m={m} n={n} k={k} g={group_size} {mode:?} bias={with_bias}");
+    check_versions::<f32>(kernels, &layer, &weights, &x, m, bias.as_deref(), &what)?;
+    check_versions::<f16>(kernels, &layer, &weights, &x, m, bias.as_deref(), &what)?;
+    check_versions::<bf16>(kernels, &layer, &weights, &x, m, bias.as_deref(), &what)
+}
+
+/// [`check_layer`] for one activation type: `x` is rounded to `T`, and the
+/// reference takes the rounded values.
+fn check_versions<T: Float + DeviceCopy + bytemuck::Pod>(
+    kernels: &Kernels,
+    layer: &int4_linear::DeviceInt4Linear,
+    weights: &Int4Weights,
+    x: &[f32],
+    m: usize,
+    bias: Option<&[f32]>,
+    what: &str,
+) -> TestResult {
+    let n = weights.shape().n;
+    let x = T::from_f32_slice(x);
+    let expected = reference::int4_linear(&T::to_f32_vec(&x), m, weights, bias)?;
     let dx = kernels.upload(&x)?;
-    for version in Int4LinearVersion::ALL {
+    for version in Int4LinearVersion::ALL.into_iter().filter(|v| v.supports::<T>()) {
         let guard = 64;
-        let y = poisoned_f32(kernels, m * n + guard);
-        kernels.int4_linear_version(version, &dx, m, &layer, &mut y.index(0..m * n), kernels.stream())?;
-        let got = download(kernels, &y);
-        let what = || format!("{version:?} m={m} n={n} k={k} g={group_size} {mode:?} bias={with_bias}");
-        ensure(got[m * n..].iter().all(|v| v.to_bits() == POISON_F32), || format!("{}: wrote past y", what()))?;
+        let y = poisoned::<T>(kernels, m * n + guard);
+        kernels.int4_linear_version(version, &dx, m, layer, &mut y.index(0..m * n), kernels.stream())?;
+        let got = T::to_f32_vec(&download(kernels, &y));
+        let what = || format!("{version:?} {} {what}", T::NAME);
+        ensure(got[m * n..].iter().all(|v| v.is_nan()), || format!("{}: wrote past y", what()))?;
         let got = &got[..m * n];
-        let unwritten = first_failures(m * n, 3, |i| got[i].to_bits() != POISON_F32);
+        // The outputs of finite inputs are finite: a NaN is an unwritten element.
+        let unwritten = first_failures(m * n, 3, |i| !got[i].is_nan());
         ensure(unwritten.is_empty(), || format!("{}: unwritten {unwritten:?}", what()))?;
         let error = relative_l2_error(got, &expected);
-        ensure(error <= BOUND, || format!("{}: relative error {error:e}", what()))?;
+        ensure(error <= BOUNDS.get::<T>(), || format!("{}: relative error {error:e}", what()))?;
+    }
+    Ok(())
+}
+
+/// Version 3 with every block size, on a shape whose `K` splits unevenly
+/// among the warps (and a partial last step).
+fn v3_every_block_size(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let (m, n, k) = (3, 40, 32 * 67);
+    let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 32, Int4Mode::Asymmetric)?;
+    let x = bf16::from_f32_slice(&rng.normals(m * k, 1.0));
+    let expected = reference::int4_linear(&bf16::to_f32_vec(&x), m, &weights, None)?;
+    let layer = kernels.upload_int4_linear(&weights, None)?;
+    let dx = kernels.upload(&x)?;
+    for warps in 1..=32 {
+        let mut y = poisoned::<bf16>(kernels, m * n);
+        kernels.int4_linear_version(Int4LinearVersion::V3 { warps }, &dx, m, &layer, &mut y, kernels.stream())?;
+        let error = relative_l2_error(&bf16::to_f32_vec(&download(kernels, &y)), &expected);
+        ensure(error <= BOUNDS.bf16, || format!("{warps} warps: relative error {error:e}"))?;
     }
     Ok(())
 }
@@ -142,7 +214,7 @@ fn empty_k_gives_bias(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     let x = kernels.alloc::<f32>(0)?;
     for with_bias in [true, false] {
         let layer = kernels.upload_int4_linear(&weights, with_bias.then_some(&bias[..]))?;
-        for version in Int4LinearVersion::ALL {
+        for version in Int4LinearVersion::ALL.into_iter().filter(|v| v.supports::<f32>()) {
             let mut y = poisoned_f32(kernels, m * n);
             kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
             let got = download(kernels, &y);
@@ -188,11 +260,11 @@ fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
 
     let x = repeated(kernels, &pattern, m * k);
     let layer = kernels.upload_int4_linear(&weights, Some(&bias))?;
-    for version in Int4LinearVersion::ALL {
+    for version in Int4LinearVersion::ALL.into_iter().filter(|v| v.supports::<f32>()) {
         let mut y = poisoned_f32(kernels, m * n);
         kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
         let error = relative_l2_error(&download(kernels, &y), &expected);
-        ensure(error <= BOUND, || format!("{version:?}: relative error {error:e}"))?;
+        ensure(error <= BOUNDS.f32, || format!("{version:?}: relative error {error:e}"))?;
     }
     Ok(())
 }
@@ -222,6 +294,7 @@ fn main() {
         cpu_test("cpu::device_unpacking_is_exact", device_unpacking_is_exact),
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),
+        gpu_test("gpu::v3_every_block_size", v3_every_block_size),
         gpu_test("gpu::empty_k_gives_bias", empty_k_gives_bias),
         gpu_test("gpu::rejects_bad_input_without_writing", rejects_bad_input_without_writing),
         gpu_test("gpu::huge_past_2_31_activations", huge_past_2_31_activations),

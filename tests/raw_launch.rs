@@ -82,7 +82,7 @@ fn int4_linear_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     let (pq, _q) = qweight.device_ptr(&stream);
     let buffers =
         Int4LinearBuffers { m, x_len: m * k, x_address: px, qweight_address: pq, bias_len: None, y_len: m * n };
-    let launch = int4_linear::plan(&weights.shape(), &buffers)?.expect("a launch");
+    let launch = int4_linear::plan::<f32>(&weights.shape(), &buffers)?.expect("a launch");
     let function = module.load_function(launch.kernel)?;
     {
         let ((ps, _s), (pz, _z)) = (dscales.device_ptr(&stream), zeros.device_ptr(&stream));

@@ -114,4 +114,28 @@ pub mod int4_linear {
         /// Dynamic shared memory per block.
         pub const SHARED_BYTES: u32 = (TILE_K / 32 * PADDED_CHUNK * 4) as u32;
     }
+
+    /// Version 3, `int4_linear_v3_m{8,16}_{f16,bf16}`: tensor cores
+    /// (`mma.sync.m16n8k16`), the weights as the A operand (16 rows `n`) and
+    /// the activations as B (8 rows `m` per MMA tile, 1 or 2 tiles per
+    /// block). Block `(bx, by)` takes rows `bx * ROWS_PER_BLOCK ..` and
+    /// activation-row blocks `by, by + gridDim.y, ...`; its warps split `K`.
+    pub mod v3 {
+        /// Output features per block (one MMA tile of rows).
+        pub const ROWS_PER_BLOCK: usize = 16;
+        /// Activation rows per MMA tile (the `n` of `m16n8k16`).
+        pub const M_PER_TILE: usize = 8;
+        /// MMA tiles of activation rows per block, by entry point (`_m8_`, `_m16_`).
+        pub const N_TILES: [usize; 2] = [1, 2];
+        /// Columns (`k`) per warp step: 4 lanes x 32 codes.
+        pub const STEP_K: usize = 128;
+        /// Steps whose loads a warp issues before the first MMA.
+        pub const STEPS_IN_FLIGHT: usize = 2;
+        /// Warps per block unless the caller chooses (any of 1..=32 works).
+        pub const DEFAULT_WARPS: u32 = 8;
+        /// Dynamic shared memory per block: each warp's partial MMA tiles.
+        pub const fn shared_bytes(warps: u32, n_tiles: usize) -> u32 {
+            warps * (n_tiles * 4 * 32 * 4) as u32
+        }
+    }
 }

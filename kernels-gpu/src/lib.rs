@@ -12,6 +12,7 @@
 pub mod device;
 pub mod float;
 pub mod math;
+pub mod mma;
 
 pub mod add_mul_exp;
 pub mod int4_linear;

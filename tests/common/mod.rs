@@ -90,6 +90,25 @@ pub fn poisoned_f32(kernels: &Kernels, len: usize) -> DeviceBuffer<f32> {
     buffer
 }
 
+/// Signalling-NaN bit patterns of f16 and bf16 (no arithmetic produces one).
+pub const POISON_F16: u16 = 0x7D5A;
+pub const POISON_BF16: u16 = 0x7FA5;
+
+/// A device buffer of `len` elements of any float type, every element a
+/// signalling NaN ([`POISON_F32`], [`POISON_F16`], [`POISON_BF16`]).
+pub fn poisoned<T: quant_kernels::Float + quant_kernels::cust::memory::DeviceCopy + bytemuck::Pod>(
+    kernels: &Kernels,
+    len: usize,
+) -> DeviceBuffer<T> {
+    let mut buffer: DeviceBuffer<T> = kernels.alloc(len).expect("alloc");
+    let half_poison = quant_kernels::PerFloat { f32: None, f16: Some(POISON_F16), bf16: Some(POISON_BF16) };
+    match half_poison.get::<T>() {
+        Some(bits) => buffer.set_16(bits).expect("poison"),
+        None => buffer.set_32(POISON_F32).expect("poison"),
+    }
+    buffer
+}
+
 /// A device buffer of `len` bytes, each set to `poison`.
 pub fn poisoned_i8(kernels: &Kernels, len: usize, poison: u8) -> DeviceBuffer<i8> {
     let mut buffer = kernels.alloc(len).expect("alloc");

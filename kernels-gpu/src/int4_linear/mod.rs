@@ -39,6 +39,9 @@ use quant_kernels_abi::int4::{CODES_PER_WORD, NIBBLE_ORDER, SYMMETRIC_ZERO_POINT
 use quant_kernels_abi::int4_linear::v1::{BATCH_M_TILE, BLOCK_THREADS, DECODE_M_TILE, ROWS_PER_BLOCK, WARPS};
 use quant_kernels_abi::int4_linear::v2;
 
+mod v3;
+pub use v3::*;
+
 /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`, `g = k / group_size`,
 /// one activation row per block: the decode (`M = 1`) entry point.
 ///
@@ -336,14 +339,29 @@ impl GroupParams {
     #[inline(always)]
     unsafe fn get(&self, row: usize, group: usize) -> (f32, u32) {
         // SAFETY: the caller keeps row and group in bounds.
-        unsafe {
-            let scale = f16::from_bits(*self.scales.add(row * self.groups_per_row + group)) as f32;
-            let zero = if self.zeros.is_null() {
-                SYMMETRIC_ZERO_POINT
-            } else {
-                (*self.zeros.add(row * self.zero_bytes_per_row + group / 2) as u32 >> (4 * (group % 2))) & 0xF
-            };
-            (scale, zero)
+        unsafe { (f16::from_bits(self.scale_bits(row, group)) as f32, self.zero_point(row, group)) }
+    }
+
+    /// The f16 bits of the scale of group `group` of row `row`.
+    ///
+    /// # Safety
+    /// As for [`get`](Self::get).
+    #[inline(always)]
+    unsafe fn scale_bits(&self, row: usize, group: usize) -> u16 {
+        // SAFETY: the caller keeps row and group in bounds.
+        unsafe { *self.scales.add(row * self.groups_per_row + group) }
+    }
+
+    /// The zero point of group `group` of row `row`.
+    ///
+    /// # Safety
+    /// As for [`get`](Self::get).
+    #[inline(always)]
+    unsafe fn zero_point(&self, row: usize, group: usize) -> u32 {
+        if self.zeros.is_null() {
+            return SYMMETRIC_ZERO_POINT;
         }
+        // SAFETY: the caller keeps row and group in bounds.
+        unsafe { (*self.zeros.add(row * self.zero_bytes_per_row + group / 2) as u32 >> (4 * (group % 2))) & 0xF }
     }
 }

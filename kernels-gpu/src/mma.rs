@@ -1,0 +1,87 @@
+//! Tensor-core matrix multiply-accumulate (`mma.sync.m16n8k16`) and the
+//! packed half-precision arithmetic that feeds it, for f16 and bf16 operands.
+//!
+//! Fragments (PTX ISA, "Matrix Fragments for mma.m16n8k16"): lane `l` of the
+//! warp has `g = l / 4` and `t = l % 4`. Each register holds two 16-bit
+//! values, the lower-numbered column (of A) or row (of B) in the low half.
+//!
+//! | operand | register | element(s) |
+//! |---|---|---|
+//! | A (16x16, row-major) | `a[0]` | `A[g][2t..2t+2]` |
+//! | | `a[1]` | `A[g + 8][2t..2t+2]` |
+//! | | `a[2]` | `A[g][2t + 8..2t + 10]` |
+//! | | `a[3]` | `A[g + 8][2t + 8..2t + 10]` |
+//! | B (16x8, column-major) | `b[0]` | `B[2t..2t+2][g]` |
+//! | | `b[1]` | `B[2t + 8..2t + 10][g]` |
+//! | C, D (16x8 f32) | `c[0]`, `c[1]` | `C[g][2t]`, `C[g][2t + 1]` |
+//! | | `c[2]`, `c[3]` | `C[g + 8][2t]`, `C[g + 8][2t + 1]` |
+
+use crate::float::{Bf16, Float};
+use core::arch::asm;
+
+/// A 16-bit type the tensor cores multiply (f16 or bf16), with the packed
+/// two-lane (`x2`) arithmetic on it. `u32` arguments hold two values.
+pub trait MmaHalf: Float {
+    /// The bits of `MAGIC`, a power of two whose last significand bit is
+    /// worth 1: OR-ing a 4-bit code `u` into its low bits gives `MAGIC + u`
+    /// exactly (1024 in f16, 128 in bf16).
+    const MAGIC_BITS: u16;
+    /// The bits of `-(MAGIC + z)` are `NEG_MAGIC_BITS | z` for `z` in `0..16`.
+    const NEG_MAGIC_BITS: u16;
+    /// `round(a * b + c)` lane by lane, one rounding.
+    fn fma2(a: u32, b: u32, c: u32) -> u32;
+    /// `d = a * b + c`: A 16x16 (4 registers), B 16x8 (2), C and D 16x8 f32.
+    fn mma(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]);
+    /// This type's value nearest the f16 `bits` (exact for f16).
+    fn from_f16_bits(bits: u16) -> u16;
+}
+
+macro_rules! mma_half {
+    ($type:ty, $ptx:literal, $magic:literal, $neg_magic:literal, $from_f16:expr) => {
+        impl MmaHalf for $type {
+            const MAGIC_BITS: u16 = $magic;
+            const NEG_MAGIC_BITS: u16 = $neg_magic;
+
+            #[inline(always)]
+            fn fma2(a: u32, b: u32, c: u32) -> u32 {
+                let d: u32;
+                // SAFETY: register-only arithmetic.
+                unsafe {
+                    asm!(concat!("fma.rn.", $ptx, "x2 {d}, {a}, {b}, {c};"), d = out(reg32) d, a = in(reg32) a,
+                        b = in(reg32) b, c = in(reg32) c)
+                };
+                d
+            }
+
+            #[inline(always)]
+            fn mma(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]) {
+                // SAFETY: the whole warp executes it together (callers keep it
+                // out of divergent code); registers only.
+                unsafe {
+                    asm!(
+                        concat!("mma.sync.aligned.m16n8k16.row.col.f32.", $ptx, ".", $ptx, ".f32 ",
+                            "{{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, ",
+                            "{{{d0}, {d1}, {d2}, {d3}}};"),
+                        d0 = inout(reg32) d[0], d1 = inout(reg32) d[1], d2 = inout(reg32) d[2],
+                        d3 = inout(reg32) d[3], a0 = in(reg32) a[0], a1 = in(reg32) a[1], a2 = in(reg32) a[2],
+                        a3 = in(reg32) a[3], b0 = in(reg32) b[0], b1 = in(reg32) b[1],
+                    )
+                };
+            }
+
+            #[inline(always)]
+            fn from_f16_bits(bits: u16) -> u16 {
+                $from_f16(bits)
+            }
+        }
+    };
+}
+
+mma_half!(f16, "f16", 0x6400, 0xE400, |bits| bits);
+mma_half!(Bf16, "bf16", 0x4300, 0xC300, |bits| Bf16::from_f32(f16::from_bits(bits) as f32).0);
+
+/// Two copies of a 16-bit value, one in each half of a register.
+#[inline(always)]
+pub fn splat2(bits: u16) -> u32 {
+    bits as u32 * 0x0001_0001
+}
