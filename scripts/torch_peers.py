@@ -15,7 +15,7 @@ What it times:
 - add_mul_exp: `exp((x + y) * 2)`, f32/f16/bf16, eager and torch.compile,
   100K to 50M elements;
 - quantize_int8: `clamp(round(x / s + zp), -128, 127).to(int8)` with
-  s = 0.05, zp = -1.5 passed as Python floats, same dtypes and sizes;
+  s = 0.05 and zp = -1.5 passed as Python floats, same dtypes and sizes;
 - linear: `F.linear(x, W)` without bias through cuBLAS in f16, bf16 and f32
   (TF32 off), and torch's int4 kernel `_weight_int4pack_mm` (tinygemm,
   asymmetric groups of 128, bf16 activations), for (N, K) from Llama layers
@@ -39,8 +39,9 @@ torch.compile: by default `torch.compile(fn, dynamic=False)` in the default
 mode, so each (op, dtype, size) gets its own static-shape Triton kernel, as
 a user with fixed shapes would; the first size of each op and dtype is
 profiled to confirm that one fused Triton kernel runs. `--compile-dynamic`
-compiles once per op and dtype instead (faster to compile; the kernel then
-cannot assume the size is a multiple of 16, which may cost speed).
+compiles once per op and dtype instead: faster to compile, but the kernel no
+longer knows the size (a multiple of 16 or not), which may cost speed. In
+both modes the scale and zero point are compiled in as constants.
 
 `bytes` in each row is the minimum traffic: inputs read once, output written
 once (int4 weights: N*K/2 bytes of codes plus the bf16 scales and zeros).
@@ -55,8 +56,9 @@ import math
 import platform
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from functools import partial
 
 import torch
 import torch.nn.functional as F
@@ -156,6 +158,7 @@ class CudaGraphTimer(Timer):
 
     def __init__(self, device):
         super().__init__(torch.cuda.get_device_properties(device).L2_cache_size, SAMPLES, LAUNCHES)
+        self.method = f"median (min-max) over {SAMPLES} replays of a CUDA graph of >= {LAUNCHES} calls"
         # Warm-up and capture on one side stream, as torch.cuda.graph asks,
         # so that cuBLAS workspaces and Triton autotuning happen before capture.
         self.stream = torch.cuda.Stream(device)
@@ -177,7 +180,9 @@ class CudaGraphTimer(Timer):
             for i in range(calls):
                 outputs[i % sets] = fn(*arg_sets[i % sets])
         graph.replay()  # the first replay uploads the graph
-        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(self.samples)]
+        events = [
+            (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(self.samples)
+        ]
         for start, stop in events:
             start.record()
             graph.replay()
@@ -191,6 +196,7 @@ class WallClockTimer(Timer):
 
     def __init__(self):
         super().__init__(CPU_L2_BYTES, CPU_SAMPLES, CPU_LAUNCHES)
+        self.method = f"wall clock, median over {CPU_SAMPLES} samples of >= {CPU_LAUNCHES} calls (logic check only)"
 
     def per_call_us(self, fn, arg_sets):
         sets = len(arg_sets)
@@ -208,8 +214,8 @@ class WallClockTimer(Timer):
 def rotation(base_args, sets):
     """`sets` argument tuples: `base_args` and clones of its tensors (same
     values, separate memory, so that checking set 0 checks them all)."""
-    clone = lambda a: a.clone() if isinstance(a, torch.Tensor) else a
-    return [base_args] + [tuple(clone(a) for a in base_args) for _ in range(sets - 1)]
+    copies = [tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in base_args) for _ in range(sets - 1)]
+    return [base_args] + copies
 
 
 class Report:
@@ -233,11 +239,11 @@ class Report:
             f"  hot {hot_text}  {gbs:7.0f} GB/s {share}{error}"
         )
 
-    def attempt(self, label, body):
-        """Runs one case; a failure is reported and the sweep goes on, so one
+    def attempt(self, label, case):
+        """Runs `case()`; a failure is reported and the sweep goes on, so one
         unsupported case does not cost the whole run."""
         try:
-            body()
+            case()
         except Exception as e:  # noqa: BLE001 - compile, CUDA and shape errors alike
             log(f"  !!! FAILED {label}: {type(e).__name__}: {e}")
             self.failures.append({"case": label, "error": f"{type(e).__name__}: {e}"})
@@ -269,7 +275,9 @@ def bench_copy(report, timer, device):
     dst = torch.empty_like(src)
     cold = timer.per_call_us(lambda s, d: d.copy_(s), [(src, dst)])
     report.copy_gbs = 2 * COPY_BYTES / cold["median"] / 1e3
-    report.add("copy 1 GiB (read + written)", row("copy", "Tensor.copy_", "f32", 2 * COPY_BYTES, 0, cold, None, elements=n))
+    report.add(
+        "copy 1 GiB (read + written)", row("copy", "Tensor.copy_", "f32", 2 * COPY_BYTES, 0, cold, None, elements=n)
+    )
 
 
 def cuda_kernel_names(fn, args):
@@ -301,7 +309,7 @@ def bench_elementwise(report, timer, device, elements, dtypes, compile_dynamic):
             for index, n in enumerate(elements):
                 report.attempt(
                     f"{op} {dtype_name} n={n:_}",
-                    lambda: elementwise_case(report, timer, device, op, spec, compiled, dtype_name, n, index == 0),
+                    partial(elementwise_case, report, timer, device, op, spec, compiled, dtype_name, n, index == 0),
                 )
 
 
@@ -371,9 +379,11 @@ def bench_linear(report, timer, device, shapes, batches):
         for dtype_name in ("f16", "bf16", "f32"):
             report.attempt(
                 f"linear F.linear {dtype_name} n={n} k={k}",
-                lambda: dense_linear_case(report, timer, device, dtype_name, n, k, batches),
+                partial(dense_linear_case, report, timer, device, dtype_name, n, k, batches),
             )
-        report.attempt(f"linear {INT4_IMPL} n={n} k={k}", lambda: int4_linear_case(report, timer, device, n, k, batches))
+        report.attempt(
+            f"linear {INT4_IMPL} n={n} k={k}", partial(int4_linear_case, report, timer, device, n, k, batches)
+        )
 
 
 def dense_linear_case(report, timer, device, dtype_name, n, k, batches):
@@ -400,17 +410,24 @@ def int4_linear_case(report, timer, device, n, k, batches):
         error = relative_error(int4_mm(x, packed, scales_and_zeros), x.float() @ dequantized.T)
         label = f"linear {INT4_IMPL} bf16 m={m} n={n} k={k}"
         if not error <= INT4_ERROR_LIMIT:  # NaN included
-            log(f"  !!! WARNING: {label}: relative error {error:.2e} > {INT4_ERROR_LIMIT:.0e}: wrong int4 packing or format")
+            warning = f"relative error {error:.2e} > {INT4_ERROR_LIMIT:.0e}: wrong int4 packing?"
+            log(f"  !!! WARNING: {label}: {warning}")
+            report.failures.append({"case": label, "error": warning})
         cold, hot = timer.cold_and_hot(int4_mm, rotation((x, packed, scales_and_zeros), timer.cold_sets(bytes_)))
-        report.add(label, row("linear", INT4_IMPL, "bf16", bytes_, 2 * m * n * k, cold, hot, m=m, n=n, k=k, error=error))
+        report.add(
+            label, row("linear", INT4_IMPL, "bf16", bytes_, 2 * m * n * k, cold, hot, m=m, n=n, k=k, error=error)
+        )
 
 
-def allow_recompiles(limit):
-    """Static compiles per size recompile the same function once per (dtype,
-    size); Dynamo's default limit (8) would fall back to eager past that."""
+def configure_dynamo():
+    """Static compiles recompile each function once per (dtype, size), past
+    Dynamo's default limit of 8 (beyond which it would run eager). Python
+    float arguments are compiled in as constants in both modes (dynamic=True
+    would otherwise pass them as 0-d CPU tensors), so that the modes differ
+    only in how they treat sizes."""
     config = torch._dynamo.config
-    name = "recompile_limit" if hasattr(config, "recompile_limit") else "cache_size_limit"
-    setattr(config, name, limit)
+    setattr(config, "recompile_limit" if hasattr(config, "recompile_limit") else "cache_size_limit", 64)
+    config.specialize_float = True
 
 
 def main():
@@ -418,8 +435,12 @@ def main():
     parser.add_argument("--json", metavar="PATH", help="write the results here")
     parser.add_argument("--quick", action="store_true", help="a few sizes and shapes only (smoke test)")
     parser.add_argument("--only", choices=("elementwise", "linear", "copy"), help="one section; the copy always runs")
-    parser.add_argument("--compile-dynamic", action="store_true", help="torch.compile(dynamic=True): one compile per op and dtype")
-    parser.add_argument("--device", choices=("cuda", "cpu"), default="cuda", help="cpu: wall-clock logic check, no graphs")
+    parser.add_argument(
+        "--compile-dynamic", action="store_true", help="torch.compile(dynamic=True): one compile per op and dtype"
+    )
+    parser.add_argument(
+        "--device", choices=("cuda", "cpu"), default="cuda", help="cpu: wall-clock logic check, no graphs"
+    )
     args = parser.parse_args()
 
     device = torch.device(args.device)
@@ -433,7 +454,7 @@ def main():
         device_name = f"CPU {platform.processor() or platform.machine()}"
     # Full-precision f32 matmuls: cuBLAS would otherwise be free to use TF32.
     torch.backends.cuda.matmul.allow_tf32 = False
-    allow_recompiles(64)
+    configure_dynamo()
 
     elements = QUICK["elements"] if args.quick else ELEMENTS
     dtypes = QUICK["dtypes"] if args.quick else tuple(DTYPES)
@@ -445,11 +466,7 @@ def main():
         else "torch.compile(fn, dynamic=False), default mode: one static-shape compile per op, dtype and size"
     )
     log(f"torch {torch.__version__} on {device_name}, L2 {timer.l2_bytes / 2**20:.0f} MiB")
-    log(
-        f"per call: median (min-max) over {timer.samples} replays of a CUDA graph of >= {timer.launches} calls"
-        if device.type == "cuda"
-        else f"per call: wall clock over {timer.samples} samples of >= {timer.launches} calls (--device cpu: logic check, not a measurement)"
-    )
+    log(f"per call: {timer.method}")
     log("cold: rotating over buffer sets > 2x L2; hot: one set (- where one set alone exceeds 2x L2)")
     log(f"torch.compile: {compile_mode}")
     log(f"F.linear f32: TF32 off (torch.backends.cuda.matmul.allow_tf32 = {torch.backends.cuda.matmul.allow_tf32})")
@@ -457,7 +474,7 @@ def main():
     report = Report(device.type)
     started = time.perf_counter()
     log("\ncopy")
-    report.attempt("copy", lambda: bench_copy(report, timer, device))
+    report.attempt("copy", partial(bench_copy, report, timer, device))
     if args.only in (None, "elementwise"):
         log("\nelementwise")
         bench_elementwise(report, timer, device, elements, dtypes, args.compile_dynamic)
@@ -472,7 +489,7 @@ def main():
         result = {
             "source": "torch",
             "device": device_name,
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "torch_version": torch.__version__,
             "l2_bytes": timer.l2_bytes,
             "copy_bandwidth_gbs": report.copy_gbs,
