@@ -13,7 +13,7 @@ use crate::Error;
 use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{Launch, LaunchConfig, checked_product, expect_len};
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2, v3};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2, v3, v4};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -28,9 +28,16 @@ pub const V3_M8_KERNELS: PerFloat<Option<&str>> =
 pub const V3_M16_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v3_m16_f16"), bf16: Some("int4_linear_v3_m16_bf16") };
 
+/// Version 4's entry points for up to 8 activation rows per block.
+pub const V4_M8_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v4_m8_f16"), bf16: Some("int4_linear_v4_m8_bf16") };
+/// Version 4's entry points for 16 activation rows per block (`m > 8`).
+pub const V4_M16_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v4_m16_f16"), bf16: Some("int4_linear_v4_m16_bf16") };
+
 /// The kernel versions, simplest first; docs/PERF.md has each one's design
 /// and measured times. Every version accepts every shape; versions 1 and 2
-/// take f32 activations, version 3 f16 and bf16.
+/// take f32 activations, versions 3 and 4 f16 and bf16.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Int4LinearVersion {
     /// A block's warps split `K` for 4 rows; `m` in tiles of 1 (m = 1) or 4.
@@ -41,18 +48,22 @@ pub enum Int4LinearVersion {
     /// Tensor cores (`mma.sync`), the weights dequantized to the activation
     /// type in registers; `warps` (1 to 32) per block split `K`.
     V3 { warps: u32 },
+    /// Version 3's MMAs fed by a `cp.async` pipeline through shared memory,
+    /// `STAGES - 1` steps in flight per warp; `warps` (1 to 16) per block.
+    V4 { warps: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 3] = [Self::V1, Self::V2, Self::V3 { warps: v3::DEFAULT_WARPS }];
+    pub const ALL: [Self; 4] =
+        [Self::V1, Self::V2, Self::V3 { warps: v3::DEFAULT_WARPS }, Self::V4 { warps: v4::DEFAULT_WARPS }];
 
     /// The version [`plan`] uses for `m` activation rows of type `T`.
     pub fn best_for<T: Float>(m: usize) -> Self {
         match T::NAME {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
-            _ => Self::V3 { warps: v3::DEFAULT_WARPS },
+            _ => Self::V4 { warps: v4::DEFAULT_WARPS },
         }
     }
 
@@ -62,6 +73,7 @@ impl Int4LinearVersion {
             Self::V1 => 1,
             Self::V2 => 2,
             Self::V3 { .. } => 3,
+            Self::V4 { .. } => 4,
         }
     }
 
@@ -79,6 +91,8 @@ impl Int4LinearVersion {
             Self::V2 => f32_only(V2_KERNEL),
             Self::V3 { .. } if m <= v3::M_PER_TILE * v3::N_TILES[0] => V3_M8_KERNELS,
             Self::V3 { .. } => V3_M16_KERNELS,
+            Self::V4 { .. } if m <= v3::M_PER_TILE * v3::N_TILES[0] => V4_M8_KERNELS,
+            Self::V4 { .. } => V4_M16_KERNELS,
         };
         names.get::<T>()
     }
@@ -155,12 +169,18 @@ pub fn plan_version<T: Float>(
             (v1::ROWS_PER_BLOCK, v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE))
         }
         Int4LinearVersion::V2 => (v2::ROWS_PER_BLOCK, 1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
-        Int4LinearVersion::V3 { warps } => {
-            if !(1..=32).contains(&warps) {
+        Int4LinearVersion::V3 { warps } | Int4LinearVersion::V4 { warps } => {
+            // Up to 16 warps: 32 would need more registers than an SM has.
+            if !(1..=16).contains(&warps) {
                 return Err(Error::InvalidBlockSize { threads: warps.saturating_mul(32) });
             }
             let n_tiles = if m <= v3::M_PER_TILE { v3::N_TILES[0] } else { v3::N_TILES[1] };
-            (v3::ROWS_PER_BLOCK, v3::M_PER_TILE * n_tiles, warps * 32, v3::shared_bytes(warps, n_tiles))
+            let m_tile = v3::M_PER_TILE * n_tiles;
+            let shared = match version {
+                Int4LinearVersion::V3 { .. } => v3::shared_bytes(warps, n_tiles),
+                _ => v4::shared_bytes(warps, n_tiles, m.min(m_tile)),
+            };
+            (v3::ROWS_PER_BLOCK, m_tile, warps * 32, shared)
         }
     };
     let m_tiles = m.div_ceil(m_tile).min(MAX_GRID_Y as usize);

@@ -63,10 +63,12 @@ impl Kernels {
         let context = Context::new(device)?;
         let module = Module::from_ptx(target.ptx, &[])
             .map_err(|source| Error::ModuleLoad { target: target.compute_capability, source })?;
+        let max_shared = max_shared_memory_per_block(&device)?;
         let functions = ptx::kernel_names()
             .iter()
             .map(|&name| {
                 let function = module.get_function(name)?;
+                allow_all_shared_memory(&function, max_shared)?;
                 // SAFETY: a `Function` is a driver handle whose lifetime only
                 // ties it to its module; the module is a field of the same
                 // handle, dropped after `functions` and never replaced.
@@ -162,6 +164,53 @@ impl Drop for Kernels {
     /// handle may be dropped on a thread that never used it.
     fn drop(&mut self) {
         let _ = self.make_current();
+    }
+}
+
+/// Lets `function` be launched with up to `bytes` of dynamic shared memory
+/// (the driver allows 48 KB unless a kernel opts in to more).
+fn allow_all_shared_memory(function: &Function, bytes: u32) -> Result<(), CudaError> {
+    use cust::sys::{CUfunction_attribute, cuFuncSetAttribute};
+    // SAFETY: a valid function handle and a documented attribute.
+    let result = unsafe {
+        cuFuncSetAttribute(
+            function.to_raw(),
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            bytes as i32,
+        )
+    };
+    checked(result)
+}
+
+/// The most dynamic shared memory a block may opt in to (cust has no name
+/// for this attribute).
+fn max_shared_memory_per_block(device: &Device) -> Result<u32, CudaError> {
+    use cust::sys::{CUdevice_attribute, cuDeviceGetAttribute};
+    let mut bytes = 0;
+    // SAFETY: a valid device handle and a documented attribute.
+    let result = unsafe {
+        cuDeviceGetAttribute(
+            &mut bytes,
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            device.as_raw(),
+        )
+    };
+    checked(result).map(|()| bytes as u32)
+}
+
+/// A raw driver result as cust's error (cust keeps its own conversion
+/// private): the codes these attribute calls document, else `UnknownError`.
+fn checked(result: cust::sys::CUresult) -> Result<(), CudaError> {
+    use cust::sys::CUresult as R;
+    match result {
+        R::CUDA_SUCCESS => Ok(()),
+        R::CUDA_ERROR_INVALID_VALUE => Err(CudaError::InvalidValue),
+        R::CUDA_ERROR_INVALID_DEVICE => Err(CudaError::InvalidDevice),
+        R::CUDA_ERROR_INVALID_HANDLE => Err(CudaError::InvalidHandle),
+        R::CUDA_ERROR_NOT_INITIALIZED => Err(CudaError::NotInitialized),
+        R::CUDA_ERROR_DEINITIALIZED => Err(CudaError::Deinitialized),
+        R::CUDA_ERROR_INVALID_CONTEXT => Err(CudaError::InvalidContext),
+        _ => Err(CudaError::UnknownError),
     }
 }
 

@@ -46,7 +46,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     // Version 3 for half types: 16 rows a block, 8 or 16 activation rows a block.
     let half = int4_linear::plan::<bf16>(&shape, &buffers(9, &shape, false))?.expect("a launch");
     ensure(
-        half.kernel == "int4_linear_v3_m16_bf16" && half.config.grid == [1, 1, 1] && half.config.block == [256, 1, 1],
+        half.kernel == "int4_linear_v4_m16_bf16" && half.config.grid == [1, 1, 1] && half.config.block == [256, 1, 1],
         || format!("bf16, m = 9: {half:?}"),
     )?;
     let half = int4_linear::plan::<f16>(
@@ -54,7 +54,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         &buffers(8, &Int4Shape::new(40, 256, 64, Int4Mode::Symmetric)?, false),
     )?
     .expect("a launch");
-    ensure(half.kernel == "int4_linear_v3_m8_f16" && half.config.grid == [3, 1, 1], || {
+    ensure(half.kernel == "int4_linear_v4_m8_f16" && half.config.grid == [3, 1, 1], || {
         format!("f16, m = 8: {half:?}")
     })?;
     expect_error(
@@ -65,11 +65,13 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         int4_linear::plan_version::<f32>(&shape, &ok, Int4LinearVersion::V3 { warps: 8 }),
         Error::UnsupportedType { kernel: "int4_linear", version: 3, dtype: "f32" },
     )?;
-    for warps in [0, 33] {
-        expect_error(
-            int4_linear::plan_version::<bf16>(&shape, &ok, Int4LinearVersion::V3 { warps }),
-            Error::InvalidBlockSize { threads: warps * 32 },
-        )?;
+    for warps in [0, 17] {
+        for version in [Int4LinearVersion::V3 { warps }, Int4LinearVersion::V4 { warps }] {
+            expect_error(
+                int4_linear::plan_version::<bf16>(&shape, &ok, version),
+                Error::InvalidBlockSize { threads: warps * 32 },
+            )?;
+        }
     }
     expect_error(
         int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { x_len: 767, ..ok }),
@@ -159,24 +161,6 @@ fn check_versions<T: Float + DeviceCopy + bytemuck::Pod>(
     Ok(())
 }
 
-/// Version 3 with every block size, on a shape whose `K` splits unevenly
-/// among the warps (and a partial last step).
-fn v3_every_block_size(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    let (m, n, k) = (3, 40, 32 * 67);
-    let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 32, Int4Mode::Asymmetric)?;
-    let x = bf16::from_f32_slice(&rng.normals(m * k, 1.0));
-    let expected = reference::int4_linear(&bf16::to_f32_vec(&x), m, &weights, None)?;
-    let layer = kernels.upload_int4_linear(&weights, None)?;
-    let dx = kernels.upload(&x)?;
-    for warps in 1..=32 {
-        let mut y = poisoned::<bf16>(kernels, m * n);
-        kernels.int4_linear_version(Int4LinearVersion::V3 { warps }, &dx, m, &layer, &mut y, kernels.stream())?;
-        let error = relative_l2_error(&bf16::to_f32_vec(&download(kernels, &y)), &expected);
-        ensure(error <= BOUNDS.bf16, || format!("{warps} warps: relative error {error:e}"))?;
-    }
-    Ok(())
-}
-
 fn matches_reference_every_group_mode_and_batch(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     for mode in MODES {
         for group_size in [32, 64, 128] {
@@ -201,6 +185,26 @@ fn every_width_and_large_k(kernels: &Kernels, rng: &mut Rng) -> TestResult {
         for m in [1, 4] {
             let mode = MODES[rng.below(2)];
             check_layer(kernels, rng, m, Int4Shape::new(257, k, group_size, mode)?, true)?;
+        }
+    }
+    Ok(())
+}
+
+/// Versions 3 and 4 with every block size, on a shape whose `K` splits
+/// unevenly among the warps (and ends in a partial step).
+fn tensor_core_versions_every_block_size(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let (m, n, k) = (3, 40, 32 * 67);
+    let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 32, Int4Mode::Asymmetric)?;
+    let x = bf16::from_f32_slice(&rng.normals(m * k, 1.0));
+    let expected = reference::int4_linear(&bf16::to_f32_vec(&x), m, &weights, None)?;
+    let layer = kernels.upload_int4_linear(&weights, None)?;
+    let dx = kernels.upload(&x)?;
+    for warps in 1..=16 {
+        for version in [Int4LinearVersion::V3 { warps }, Int4LinearVersion::V4 { warps }] {
+            let mut y = poisoned::<bf16>(kernels, m * n);
+            kernels.int4_linear_version(version, &dx, m, &layer, &mut y, kernels.stream())?;
+            let error = relative_l2_error(&bf16::to_f32_vec(&download(kernels, &y)), &expected);
+            ensure(error <= BOUNDS.bf16, || format!("{version:?}: relative error {error:e}"))?;
         }
     }
     Ok(())
@@ -294,7 +298,7 @@ fn main() {
         cpu_test("cpu::device_unpacking_is_exact", device_unpacking_is_exact),
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),
-        gpu_test("gpu::v3_every_block_size", v3_every_block_size),
+        gpu_test("gpu::tensor_core_versions_every_block_size", tensor_core_versions_every_block_size),
         gpu_test("gpu::empty_k_gives_bias", empty_k_gives_bias),
         gpu_test("gpu::rejects_bad_input_without_writing", rejects_bad_input_without_writing),
         gpu_test("gpu::huge_past_2_31_activations", huge_past_2_31_activations),

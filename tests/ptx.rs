@@ -18,7 +18,12 @@ fn host_kernels() -> Vec<&'static str> {
         int4_linear::V1_BATCH_KERNEL,
         int4_linear::V2_KERNEL,
     ];
-    for per_type in [int4_linear::V3_M8_KERNELS, int4_linear::V3_M16_KERNELS] {
+    for per_type in [
+        int4_linear::V3_M8_KERNELS,
+        int4_linear::V3_M16_KERNELS,
+        int4_linear::V4_M8_KERNELS,
+        int4_linear::V4_M16_KERNELS,
+    ] {
         names.extend([per_type.f32, per_type.f16, per_type.bf16].into_iter().flatten());
     }
     names

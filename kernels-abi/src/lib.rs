@@ -138,4 +138,26 @@ pub mod int4_linear {
             warps * (n_tiles * 4 * 32 * 4) as u32
         }
     }
+
+    /// Version 4, `int4_linear_v4_m{8,16}_{f16,bf16}`: version 3's tiles and
+    /// MMAs, fed through per-warp rings of shared-memory stages by `cp.async`.
+    pub mod v4 {
+        /// Stages per warp; `STAGES - 1` steps of copies are in flight.
+        pub const STAGES: usize = 4;
+        /// Codes per stage: 16 rows x 64 bytes.
+        pub const CODE_BYTES_PER_STAGE: usize = 16 * 64;
+        /// Warps per block unless the caller chooses.
+        pub const DEFAULT_WARPS: u32 = 8;
+        /// Bytes of one stage with `activation_rows` rows of 128 activations (2 bytes each).
+        pub const fn stage_bytes(activation_rows: usize) -> usize {
+            CODE_BYTES_PER_STAGE + activation_rows * 256
+        }
+        /// Dynamic shared memory per block: the warps' rings, or the
+        /// epilogue's partial tiles (`super::v3::shared_bytes`) if larger.
+        pub const fn shared_bytes(warps: u32, n_tiles: usize, activation_rows: usize) -> u32 {
+            let rings = warps * (STAGES * stage_bytes(activation_rows)) as u32;
+            let partials = super::v3::shared_bytes(warps, n_tiles);
+            if rings > partials { rings } else { partials }
+        }
+    }
 }

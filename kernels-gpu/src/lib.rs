@@ -9,6 +9,7 @@
 #![feature(abi_ptx, stdarch_nvptx, asm_experimental_arch, core_float_math, f16, link_llvm_intrinsics)]
 #![allow(internal_features)]
 
+pub mod async_copy;
 pub mod device;
 pub mod float;
 pub mod math;

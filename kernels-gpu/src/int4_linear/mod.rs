@@ -39,8 +39,11 @@ use quant_kernels_abi::int4::{CODES_PER_WORD, NIBBLE_ORDER, SYMMETRIC_ZERO_POINT
 use quant_kernels_abi::int4_linear::v1::{BATCH_M_TILE, BLOCK_THREADS, DECODE_M_TILE, ROWS_PER_BLOCK, WARPS};
 use quant_kernels_abi::int4_linear::v2;
 
+mod mma_tile;
 mod v3;
+mod v4;
 pub use v3::*;
+pub use v4::*;
 
 /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`, `g = k / group_size`,
 /// one activation row per block: the decode (`M = 1`) entry point.

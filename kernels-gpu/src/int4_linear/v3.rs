@@ -32,79 +32,22 @@
 //! The block's warps split the steps of `K` (warp `w` takes steps `w, w +
 //! warps, ...`, `STEPS_IN_FLIGHT` at a time, every load issued before the
 //! first MMA) and add their partial tiles through shared memory. Any number
-//! of warps from 1 to 32 works (the block size is a launch choice).
+//! of warps from 1 to 16 works (the block size is a launch choice).
 
 use super::GroupParams;
-use crate::device::{
-    Strided, Vec4, block_dim_x, block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, sync_threads,
-    warp_id,
-};
-use crate::float::{Bf16, Float};
-use crate::mma::{MmaHalf, splat2};
+use super::mma_tile::{Epilogue, RowParams, entry_points, mma_step};
+use crate::device::{Vec4, block_dim_x, block_idx_x, block_idx_y, grid_dim_y, lane_id, warp_id};
+use crate::float::Bf16;
+use crate::mma::MmaHalf;
 use core::array::from_fn;
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK, STEP_K, STEPS_IN_FLIGHT};
 
-/// Defines the entry points of version 3 for one activation type and MMA
-/// tiles per activation-row block.
-macro_rules! entry_points {
-    ($($name:ident: $type:ty, $n_tiles:literal;)*) => {$(
-        /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`
-        /// on tensor cores, for
-        #[doc = concat!("`", stringify!($type), "` activations and outputs and ", stringify!($n_tiles),
-            " x 8 activation rows per block.")]
-        ///
-        /// Arguments as for `int4_linear_v1_m1_f32`, with `x` and `y` of this
-        /// type (`bias` stays f32, added before the output's rounding).
-        ///
-        /// Launch: grid `(ceil(n / ROWS_PER_BLOCK), min(ceil(m / (8 * n_tiles)), MAX_GRID_Y))`,
-        /// any multiple of 32 threads up to 1024, `shared_bytes(warps, n_tiles)`
-        /// of dynamic shared memory.
-        ///
-        /// # Safety
-        /// As for `int4_linear_v1_m1_f32`, and `x` and `qweight` 16-byte aligned.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $name(
-            x: *const $type,
-            qweight: *const u32,
-            scales: *const u16,
-            zeros: *const u8,
-            bias: *const f32,
-            y: *mut $type,
-            m: u32,
-            n: u32,
-            k: u32,
-            group_size: u32,
-        ) {
-            // SAFETY: forwarded from the caller.
-            unsafe { linear_v3::<$type, $n_tiles>(x, qweight, scales, zeros, bias, y, m, n, k, group_size) }
-        }
-    )*};
-}
-
 entry_points! {
+    linear_v3:
     int4_linear_v3_m8_f16: f16, 1;
     int4_linear_v3_m16_f16: f16, 2;
     int4_linear_v3_m8_bf16: Bf16, 1;
     int4_linear_v3_m16_bf16: Bf16, 2;
-}
-
-/// A row's dequantization constants for one step, as packed pairs: the
-/// scale, and `-(MAGIC + z)`.
-#[derive(Clone, Copy)]
-struct RowParams {
-    scale: u32,
-    neg_offset: u32,
-}
-
-/// Two weights `(u - z) * s` of `word`'s nibble pair `pair` (elements
-/// `2 * pair` and `2 * pair + 1`), packed.
-#[inline(always)]
-fn dequantize_pair<T: MmaHalf>(word: u32, pair: u32, params: RowParams) -> u32 {
-    let magic_plus_codes = ((word >> (4 * pair)) & 0x000F_000F) | splat2(T::MAGIC_BITS);
-    let one = splat2(T::from_f16_bits(0x3C00));
-    let codes_minus_zero = T::fma2(magic_plus_codes, one, params.neg_offset);
-    // + (-0.0): a plain product, rounded once.
-    T::fma2(codes_minus_zero, params.scale, 0x8000_8000)
 }
 
 /// The body of every version 3 entry point.
@@ -136,8 +79,6 @@ unsafe fn linear_v3<T: MmaHalf, const N_TILES: usize>(
     let chunks_per_row = k / 32; // 16-byte chunks of codes, 32 columns each
     let steps = k.div_ceil(STEP_K);
     let chunks = qweight.cast::<Vec4<u32>>();
-    // [warp][tile][register][lane] f32 partial sums.
-    let partials = dynamic_shared_memory::<f32>();
     let m_tile = M_PER_TILE * N_TILES;
 
     let mut tile_m = block_idx_y() as usize;
@@ -177,68 +118,21 @@ unsafe fn linear_v3<T: MmaHalf, const N_TILES: usize>(
                 })
             });
             let params: [[RowParams; 2]; F] = from_fn(|u| {
-                let group = groups.group_of(chunk[u].unwrap_or(0) * 32);
-                from_fn(|r| {
-                    // SAFETY: rows[r] < n and group < k / group_size (or 0 when k > 0).
-                    let (scale, zero) = unsafe { (groups.scale_bits(rows[r], group), groups.zero_point(rows[r], group)) };
-                    RowParams {
-                        scale: splat2(T::from_f16_bits(scale)),
-                        neg_offset: splat2(T::NEG_MAGIC_BITS | zero as u16),
-                    }
-                })
+                // SAFETY: rows[r] < n, and the column is below k (or 0).
+                unsafe { RowParams::of_rows::<T>(&groups, rows, chunk[u].unwrap_or(0) * 32) }
             });
             for u in 0..F {
                 if step + warps * u >= steps {
                     break;
                 }
-                for word in 0..4 {
-                    for half in 0..2u32 {
-                        let pair = 2 * half;
-                        let a = [
-                            dequantize_pair::<T>(codes[u][0][word], pair, params[u][0]),
-                            dequantize_pair::<T>(codes[u][1][word], pair, params[u][1]),
-                            dequantize_pair::<T>(codes[u][0][word], pair + 1, params[u][0]),
-                            dequantize_pair::<T>(codes[u][1][word], pair + 1, params[u][1]),
-                        ];
-                        let slot = 4 * word + 2 * half as usize;
-                        for j in 0..N_TILES {
-                            T::mma(&mut acc[j], a, [activations[u][j][slot], activations[u][j][slot + 1]]);
-                        }
-                    }
-                }
+                mma_step::<T, N_TILES>(&mut acc, &codes[u], &activations[u], &params[u]);
             }
             step += warps * F;
         }
 
-        for (j, tile) in acc.iter().enumerate() {
-            for (c, value) in tile.iter().enumerate() {
-                // SAFETY: below warps * N_TILES * 4 * 32 floats = shared_bytes(warps, N_TILES) / 4.
-                unsafe { *partials.add(((warp * N_TILES + j) * 4 + c) * 32 + lane) = *value };
-            }
-        }
-        sync_threads();
-        for i in Strided::block().over(N_TILES * 4 * 32) {
-            let (register, owner) = (i / 32, i % 32);
-            let (j, c) = (register / 4, register % 4);
-            let row = first_row + owner / 4 + 8 * (c / 2);
-            let activation_row = first_m + M_PER_TILE * j + 2 * (owner % 4) + c % 2;
-            if row < n && activation_row < m {
-                let mut total = 0.0f32;
-                for w in 0..warps {
-                    // SAFETY: written before the barrier, in bounds as above.
-                    total += unsafe { *partials.add((w * N_TILES * 4 + register) * 32 + owner) };
-                }
-                // SAFETY: row < n and activation_row < m.
-                unsafe {
-                    if !bias.is_null() {
-                        total += *bias.add(row);
-                    }
-                    *y.add(activation_row * n + row) = T::from_f32(total);
-                }
-            }
-        }
-        // The next tile overwrites `partials`.
-        sync_threads();
+        let epilogue = Epilogue { bias, y, m, n, first_row, first_m };
+        // SAFETY: y holds m x n elements and bias n (or is null).
+        unsafe { epilogue.store::<N_TILES>(&acc, warp, lane, warps) };
         tile_m += grid_dim_y() as usize;
     }
 }

@@ -1,0 +1,170 @@
+//! What the tensor-core versions (3 and 4) share: their entry points, the
+//! dequantization of a lane's codes into MMA fragments, the 8 MMAs of a warp
+//! step, and the epilogue that adds the warps' partial tiles and stores them.
+//! The fragment layout is in [`crate::mma`]; how a lane's columns map to MMA
+//! slots is in the documentation of version 3.
+
+use super::GroupParams;
+use crate::device::{Strided, dynamic_shared_memory, sync_threads};
+use crate::mma::{MmaHalf, splat2};
+use quant_kernels_abi::int4_linear::v3::M_PER_TILE;
+
+/// Defines a tensor-core version's entry points, one per activation type
+/// and number of MMA tiles of activation rows, over its generic body.
+macro_rules! entry_points {
+    ($body:ident: $($name:ident: $type:ty, $n_tiles:literal;)*) => {$(
+        /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`
+        /// on tensor cores, for
+        #[doc = concat!("`", stringify!($type), "` activations and outputs and ", stringify!($n_tiles),
+            " x 8 activation rows per block.")]
+        ///
+        /// Arguments as for `int4_linear_v1_m1_f32`, with `x` and `y` of this
+        /// type (`bias` stays f32, added before the output's rounding).
+        ///
+        /// Launch: grid `(ceil(n / ROWS_PER_BLOCK), min(ceil(m / (8 * n_tiles)), MAX_GRID_Y))`,
+        /// 1 to 16 warps, and the version's `shared_bytes` of dynamic shared memory.
+        ///
+        /// # Safety
+        /// As for `int4_linear_v1_m1_f32`, and `x` and `qweight` 16-byte aligned.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(
+            x: *const $type,
+            qweight: *const u32,
+            scales: *const u16,
+            zeros: *const u8,
+            bias: *const f32,
+            y: *mut $type,
+            m: u32,
+            n: u32,
+            k: u32,
+            group_size: u32,
+        ) {
+            // SAFETY: forwarded from the caller.
+            unsafe { $body::<$type, $n_tiles>(x, qweight, scales, zeros, bias, y, m, n, k, group_size) }
+        }
+    )*};
+}
+pub(super) use entry_points;
+
+/// A row's dequantization constants for one step, as packed pairs: the
+/// scale, and `-(MAGIC + z)`.
+#[derive(Clone, Copy, Default)]
+pub(super) struct RowParams {
+    scale: u32,
+    neg_offset: u32,
+}
+
+impl RowParams {
+    /// The constants of rows `rows` for the group holding column `col`.
+    ///
+    /// # Safety
+    /// `rows[r] < n` and `col < k` (or `col == 0`).
+    #[inline(always)]
+    pub(super) unsafe fn of_rows<T: MmaHalf>(groups: &GroupParams, rows: [usize; 2], col: usize) -> [Self; 2] {
+        let group = groups.group_of(col);
+        core::array::from_fn(|r| {
+            // SAFETY: forwarded from the caller.
+            let (scale, zero) = unsafe { (groups.scale_bits(rows[r], group), groups.zero_point(rows[r], group)) };
+            RowParams { scale: splat2(T::from_f16_bits(scale)), neg_offset: splat2(T::NEG_MAGIC_BITS | zero as u16) }
+        })
+    }
+}
+
+/// Two weights `(u - z) * s` of `word`'s nibble pair `pair` (elements
+/// `2 * pair` and `2 * pair + 1`), packed.
+#[inline(always)]
+fn dequantize_pair<T: MmaHalf>(word: u32, pair: u32, params: RowParams) -> u32 {
+    let magic_plus_codes = ((word >> (4 * pair)) & 0x000F_000F) | splat2(T::MAGIC_BITS);
+    let one = splat2(T::from_f16_bits(0x3C00));
+    let codes_minus_zero = T::fma2(magic_plus_codes, one, params.neg_offset);
+    // + (-0.0): a plain product, rounded once.
+    T::fma2(codes_minus_zero, params.scale, 0x8000_8000)
+}
+
+/// One warp step: the lane's 32 columns of rows `g` and `g + 8` (`codes`,
+/// one 16-byte chunk each) times the same columns of its activation rows
+/// (`activations`, 16 pairs per MMA tile), as 8 MMAs per tile into `acc`.
+/// The whole warp calls it together.
+#[inline(always)]
+pub(super) fn mma_step<T: MmaHalf, const N_TILES: usize>(
+    acc: &mut [[f32; 4]; N_TILES],
+    codes: &[[u32; 4]; 2],
+    activations: &[[u32; 16]; N_TILES],
+    params: &[RowParams; 2],
+) {
+    for word in 0..4 {
+        for half in 0..2u32 {
+            let pair = 2 * half;
+            let a = [
+                dequantize_pair::<T>(codes[0][word], pair, params[0]),
+                dequantize_pair::<T>(codes[1][word], pair, params[1]),
+                dequantize_pair::<T>(codes[0][word], pair + 1, params[0]),
+                dequantize_pair::<T>(codes[1][word], pair + 1, params[1]),
+            ];
+            let slot = 4 * word + 2 * half as usize;
+            for j in 0..N_TILES {
+                T::mma(&mut acc[j], a, [activations[j][slot], activations[j][slot + 1]]);
+            }
+        }
+    }
+}
+
+/// Where a block's outputs go and what is added to them.
+pub(super) struct Epilogue<T> {
+    pub bias: *const f32,
+    pub y: *mut T,
+    pub m: usize,
+    pub n: usize,
+    pub first_row: usize,
+    pub first_m: usize,
+}
+
+impl<T: MmaHalf> Epilogue<T> {
+    /// Adds the partial tiles of the block's `warps` warps through shared
+    /// memory (`warps * N_TILES * 512` bytes, free for reuse on entry) and
+    /// stores the block's outputs with the bias, rounded to `T`. Every
+    /// thread of the block calls it; shared memory is free again on return.
+    ///
+    /// # Safety
+    /// `y` holds `m x n` elements, `bias` is null or holds `n`.
+    #[inline(always)]
+    pub(super) unsafe fn store<const N_TILES: usize>(
+        &self,
+        acc: &[[f32; 4]; N_TILES],
+        warp: usize,
+        lane: usize,
+        warps: usize,
+    ) {
+        // [warp][tile][register][lane] f32.
+        let partials = dynamic_shared_memory::<f32>();
+        sync_threads(); // shared memory may still be read as staging
+        for (j, tile) in acc.iter().enumerate() {
+            for (c, value) in tile.iter().enumerate() {
+                // SAFETY: below warps * N_TILES * 4 * 32 floats.
+                unsafe { *partials.add(((warp * N_TILES + j) * 4 + c) * 32 + lane) = *value };
+            }
+        }
+        sync_threads();
+        for i in Strided::block().over(N_TILES * 4 * 32) {
+            let (register, owner) = (i / 32, i % 32);
+            let (j, c) = (register / 4, register % 4);
+            let row = self.first_row + owner / 4 + 8 * (c / 2);
+            let activation_row = self.first_m + M_PER_TILE * j + 2 * (owner % 4) + c % 2;
+            if row < self.n && activation_row < self.m {
+                let mut total = 0.0f32;
+                for w in 0..warps {
+                    // SAFETY: written before the barrier, in bounds as above.
+                    total += unsafe { *partials.add((w * N_TILES * 4 + register) * 32 + owner) };
+                }
+                // SAFETY: row < n and activation_row < m.
+                unsafe {
+                    if !self.bias.is_null() {
+                        total += *self.bias.add(row);
+                    }
+                    *self.y.add(activation_row * self.n + row) = T::from_f32(total);
+                }
+            }
+        }
+        sync_threads(); // the next tile overwrites shared memory
+    }
+}
