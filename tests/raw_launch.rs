@@ -13,7 +13,7 @@ use cudarc::nvrtc::Ptx;
 use quant_kernels::check::{Rng, relative_error, relative_l2_error};
 use quant_kernels::int4_linear::Int4LinearBuffers;
 use quant_kernels::launch::{DeviceInfo, Launch};
-use quant_kernels::{Int4Mode, Int4Weights, Kernels, add_mul_exp, int4_linear, ptx, reference};
+use quant_kernels::{ElementwiseLaunch, Int4Mode, Int4Weights, Kernels, add_mul_exp, int4_linear, ptx, reference};
 use std::sync::Arc;
 
 /// The other engine's handles: its own stream, our PTX loaded through it, and the device.
@@ -53,13 +53,13 @@ fn add_mul_exp_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     let (x, y) = (rng.normals(n, 5.0), rng.normals(n, 5.0));
     let (dx, dy) = (stream.clone_htod(&x)?, stream.clone_htod(&y)?);
     let mut out = stream.alloc_zeros::<f32>(n)?;
-    let launch = add_mul_exp::plan(n, n, n, &device)?.expect("a launch");
+    let launch = add_mul_exp::plan::<f32>(n, n, n, ElementwiseLaunch::default(), &device)?.expect("a launch");
     let function = module.load_function(launch.kernel)?;
     {
         let ((px, _x), (py, _y)) = (dx.device_ptr(&stream), dy.device_ptr(&stream));
         let (pout, _out) = out.device_ptr_mut(&stream);
         let n = n as u64;
-        // SAFETY: (x, y, out, n) is add_mul_exp_f32's argument list; the plan checked the lengths.
+        // SAFETY: (x, y, out, n) is add_mul_exp's argument list; the plan checked the lengths.
         unsafe { stream.launch_builder(&function).arg(&px).arg(&py).arg(&pout).arg(&n).launch(config(&launch))? };
     }
     let got = stream.clone_dtoh(&out)?;
