@@ -49,12 +49,14 @@ fn check<T: Float>(x: T, y: T, got: T, bound: f64) -> Result<(), String> {
     let value = got.to_f32() as f64;
     let inf = value == f64::INFINITY;
     let overflow = overflow_threshold::<T>();
+    // The f32 result lies within F32_BOUND of `exact`; it rounds to inf in
+    // `T` at or past `overflow`.
     let ok = if exact.is_nan() {
         value.is_nan()
-    } else if exact > overflow * (1.0 + F32_BOUND) {
+    } else if exact * (1.0 - F32_BOUND) > overflow {
         inf
     } else if exact >= T::MAX * (1.0 - bound) {
-        (inf && exact >= overflow * (1.0 - F32_BOUND)) || (value - exact).abs() <= bound * exact
+        (inf && exact * (1.0 + F32_BOUND) >= overflow) || (value - exact).abs() <= bound * exact
     } else if exact >= T::MIN_POSITIVE {
         (value - exact).abs() <= bound * exact
     } else {

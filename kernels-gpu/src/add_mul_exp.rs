@@ -65,8 +65,10 @@ export_per_float!(
 /// # Safety
 /// `x`, `y` and `out` point to `n` elements each in global memory; `out`
 /// overlaps neither input unless it is identical to it (every element is
-/// read once, by the thread that then writes it, so the read-only cache
-/// path of the loads never sees a written value).
+/// read by the thread that then writes it, before it writes it, so the
+/// read-only cache path of the loads never returns a value that is used
+/// stale; the extra loads of the last vector that clamping makes are
+/// discarded).
 #[inline(always)]
 unsafe fn add_mul_exp_v2<T: Float>(x: *const T, y: *const T, out: *mut T, n: usize) {
     // SAFETY (all offsets below): head <= n, and the vectors end at or before n.
