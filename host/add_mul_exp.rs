@@ -1,51 +1,102 @@
-//! `out = exp((x + y) * 2)`, elementwise over f32.
+//! `out = exp((x + y) * 2)`, elementwise, in f32, f16 or bf16 (`x`, `y` and
+//! `out` of one type). The inputs widen exactly to f32, the kernel computes
+//! in f32 and rounds the result once to the storage type.
 //!
-//! **Error bound.** Relative error below 2.5e-7 (about 2 ulp) against the
-//! exact value wherever the result is a normal f32, enforced at 1e-5 by the
-//! tests; `x + y` is carried exactly into the exponential (TwoSum), so large
-//! arguments lose nothing to the rounding of the sum. Results that overflow
-//! are +inf; results below the smallest subnormal are +0; NaN in either input
-//! gives NaN. Near the overflow threshold (within the 2.5e-7 bound of
-//! `f32::MAX`) a result may round to either `f32::MAX` or +inf.
+//! **Error bounds**, against the exact value of `exp((x + y) * 2)` for the
+//! (widened) inputs, tested on the CPU for the kernels' own math and on the
+//! GPU for the kernels:
+//!
+//! | type | normal results: relative error | unit roundoff `u` |
+//! |---|---|---|
+//! | f32 | `2.5e-7` (about 2 ulp; tested at the 1e-5 on the GPU) | `2^-24` |
+//! | f16 | `u + 2.5e-7 (1 + u)`, about `4.9e-4` | `2^-11` |
+//! | bf16 | `u + 2.5e-7 (1 + u)`, about `3.9e-3` | `2^-8` |
+//!
+//! In f16/bf16 the f32 result (within 2.5e-7) is rounded once to nearest
+//! even, which adds at most `u`. `x + y` is carried exactly into the
+//! exponential (TwoSum), so large arguments lose nothing to the rounding of
+//! the sum.
+//!
+//! **Outside the normal range**, for every type `T` (its largest finite
+//! value `MAX`, smallest normal `MIN_POSITIVE` and smallest subnormal `s`,
+//! from [`Float`]):
+//! - below `MIN_POSITIVE` (subnormal results and underflow), the absolute
+//!   error is at most `s + 2.5e-7 * exact`: results below about `s / 2`
+//!   are +0;
+//! - results that overflow are +inf: in f16 every exact value above
+//!   `65520 * (1 + 2.5e-7)` (65520 is where rounding to f16 goes past
+//!   65504), for example `exp(2 * (x + y)) > 65520` with `x + y >= 5.55`;
+//!   in bf16 above `(2 - 2^-8) 2^127 (1 + 2.5e-7)`; in f32 above
+//!   `f32::MAX (1 + 2.5e-7)`. Within that 2.5e-7 of the threshold the result
+//!   may be either `MAX` or +inf;
+//! - NaN in either input gives NaN (the canonical NaN of the type).
 
-use crate::Error;
+use crate::elementwise::{self, ElementwiseKernels, ElementwiseLaunch};
 use crate::launch::{self, DeviceInfo, Launch};
+use crate::{Error, Float, PerFloat};
+use quant_kernels_abi::elementwise::v2::ADD_MUL_EXP_CHUNKS;
 
-/// The kernel's name in the PTX.
-pub const KERNEL: &str = "add_mul_exp_f32";
+/// The kernel's entry points in the PTX, by version and type.
+pub const KERNELS: ElementwiseKernels = ElementwiseKernels {
+    v1: PerFloat { f32: "add_mul_exp_f32", f16: "add_mul_exp_f16", bf16: "add_mul_exp_bf16" },
+    v2: PerFloat { f32: "add_mul_exp_v2_f32", f16: "add_mul_exp_v2_f16", bf16: "add_mul_exp_v2_bf16" },
+};
 
-/// Checks the lengths of `out = add_mul_exp(x, y)` and returns its launch, or
-/// `None` when there is nothing to do (`n == 0`).
+/// Checks the lengths of `out = add_mul_exp(x, y)` for elements of type `T`
+/// and returns its launch, or `None` when there is nothing to do (`n == 0`).
 ///
 /// Kernel arguments, in order: `x: CUdeviceptr`, `y: CUdeviceptr`,
-/// `out: CUdeviceptr`, `n: u64`. Any alignment works; 16-byte aligned
-/// buffers take the vectorized path.
-pub fn plan(x_len: usize, y_len: usize, out_len: usize, device: &DeviceInfo) -> Result<Option<Launch>, Error> {
+/// `out: CUdeviceptr` (each `n` elements of `T`), `n: u64`. Any alignment
+/// works; where the three buffers are 16-byte aligned (v1), or share their
+/// offset from a 16-byte boundary (v2), they take the vector path. `out`
+/// may be identical to an input, not otherwise overlap one.
+pub fn plan<T: Float>(
+    x_len: usize,
+    y_len: usize,
+    out_len: usize,
+    launch: ElementwiseLaunch,
+    device: &DeviceInfo,
+) -> Result<Option<Launch>, Error> {
     launch::expect_len("y", x_len, y_len)?;
     launch::expect_len("out", x_len, out_len)?;
-    Ok((x_len > 0).then(|| launch::grid_stride(KERNEL, x_len, device)))
+    Ok((x_len > 0).then(|| elementwise::per_tensor::<T>(&KERNELS, x_len, ADD_MUL_EXP_CHUNKS, launch, device)))
 }
 
 #[cfg(feature = "cuda")]
 mod cuda {
     use super::plan;
+    use crate::elementwise::ElementwiseLaunch;
     use crate::kernels::{address, arg};
-    use crate::{Error, Kernels};
-    use cust::memory::DeviceSlice;
+    use crate::{Error, Float, Kernels};
+    use cust::memory::{DeviceCopy, DeviceSlice};
     use cust::stream::Stream;
 
     impl Kernels {
-        /// Enqueues `out[i] = exp((x[i] + y[i]) * 2)` on `stream`.
-        pub fn add_mul_exp(
+        /// Enqueues `out[i] = exp((x[i] + y[i]) * 2)` on `stream`, for `T` one
+        /// of f32, [`half::f16`], [`half::bf16`].
+        pub fn add_mul_exp<T: Float + DeviceCopy>(
             &self,
-            x: &DeviceSlice<f32>,
-            y: &DeviceSlice<f32>,
-            out: &mut DeviceSlice<f32>,
+            x: &DeviceSlice<T>,
+            y: &DeviceSlice<T>,
+            out: &mut DeviceSlice<T>,
             stream: &Stream,
         ) -> Result<(), Error> {
-            let Some(launch) = plan(x.len(), y.len(), out.len(), self.device())? else { return Ok(()) };
+            self.add_mul_exp_with(ElementwiseLaunch::default(), x, y, out, stream)
+        }
+
+        /// As [`add_mul_exp`](Self::add_mul_exp), with a given version and
+        /// block size (every choice computes the same).
+        pub fn add_mul_exp_with<T: Float + DeviceCopy>(
+            &self,
+            launch: ElementwiseLaunch,
+            x: &DeviceSlice<T>,
+            y: &DeviceSlice<T>,
+            out: &mut DeviceSlice<T>,
+            stream: &Stream,
+        ) -> Result<(), Error> {
+            let Some(launch) = plan::<T>(x.len(), y.len(), out.len(), launch, self.device())? else { return Ok(()) };
             let (x, y, out, n) = (address(x), address(y), address(out), x.len() as u64);
-            // SAFETY: the argument list matches `add_mul_exp_f32`; the lengths were checked.
+            // SAFETY: the argument list matches every add_mul_exp entry point; the lengths were checked.
             unsafe { self.launch(&launch, stream, &[arg(&x), arg(&y), arg(&out), arg(&n)]) }
         }
     }

@@ -21,6 +21,8 @@ pub enum Error {
     InvalidWeight { row: usize, col: usize, value: f32 },
     /// A buffer that a kernel reads with wide loads is not aligned enough.
     Misaligned { argument: &'static str, align: usize },
+    /// A launch asked for a block size the kernel does not take.
+    InvalidBlockThreads { threads: u32, max: u32 },
     /// A dimension or product of dimensions beyond what the kernel indexes.
     TooLarge { what: &'static str, value: u128, limit: u128 },
     /// A kernel (version) that has no entry point for this element type.
@@ -60,6 +62,9 @@ impl fmt::Display for Error {
             ),
             Error::Misaligned { argument, align } => {
                 write!(f, "`{argument}` must be {align}-byte aligned")
+            }
+            Error::InvalidBlockThreads { threads, max } => {
+                write!(f, "a block of {threads} threads: it must be a multiple of 32 from 32 to {max}")
             }
             Error::TooLarge { what, value, limit } => write!(f, "{what} = {value} exceeds {limit}"),
             Error::UnsupportedType { kernel, version, dtype } => {

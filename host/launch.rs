@@ -2,7 +2,6 @@
 //! kernel's argument list, to launch a kernel of this library.
 
 use crate::Error;
-use quant_kernels_abi::elementwise;
 
 /// What the launch shape depends on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,28 +26,6 @@ pub struct LaunchConfig {
 pub struct Launch {
     pub kernel: &'static str,
     pub config: LaunchConfig,
-}
-
-/// A 1-D launch of `blocks` elementwise blocks, capped at the number the
-/// device holds at once (2048 threads a multiprocessor): the elementwise
-/// kernels loop over whatever a smaller grid leaves.
-pub(crate) fn elementwise_blocks(kernel: &'static str, blocks: usize, device: &DeviceInfo) -> Launch {
-    let resident = device.multiprocessors.max(1) as usize * (2048 / elementwise::BLOCK_THREADS as usize);
-    Launch {
-        kernel,
-        config: LaunchConfig {
-            grid: [blocks.clamp(1, resident) as u32, 1, 1],
-            block: [elementwise::BLOCK_THREADS, 1, 1],
-            shared_mem_bytes: 0,
-        },
-    }
-}
-
-/// A grid-stride launch over `elements` elements (`VECTOR_WIDTH` per thread
-/// and step).
-pub(crate) fn grid_stride(kernel: &'static str, elements: usize, device: &DeviceInfo) -> Launch {
-    let threads = elements.div_ceil(elementwise::VECTOR_WIDTH);
-    elementwise_blocks(kernel, threads.div_ceil(elementwise::BLOCK_THREADS as usize), device)
 }
 
 /// `Ok` when a buffer has the length the shape needs.

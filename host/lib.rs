@@ -4,8 +4,8 @@
 //! | kernel | operation |
 //! |---|---|
 //! | [`int4_linear`] | fused 4-bit linear layer `y = x * dequant(W)^T + bias` (GEMV and batched) |
-//! | [`quantize_int8`] | `clamp(round(x / scale + zero_point), -128, 127)`, per tensor or per row |
-//! | [`add_mul_exp`] | `exp((x + y) * 2)` |
+//! | [`quantize_int8`] | `clamp(round(x / scale + zero_point), -128, 127)`, per tensor or per row, from f32/f16/bf16 |
+//! | [`add_mul_exp`] | `exp((x + y) * 2)` in f32, f16 or bf16 |
 //!
 //! Each kernel's module states its error bound and its exact arithmetic.
 //!
@@ -53,6 +53,7 @@ mod error;
 pub use error::Error;
 
 pub mod check;
+pub mod elementwise;
 pub mod float;
 pub mod launch;
 pub mod ptx;
@@ -63,6 +64,7 @@ pub mod int4_linear;
 pub mod int4_weights;
 pub mod quantize_int8;
 
+pub use elementwise::{ElementwiseLaunch, ElementwiseVersion};
 pub use float::{Float, PerFloat};
 pub use int4_weights::{Int4Mode, Int4Shape, Int4Weights};
 pub use quantize_int8::Int8Params;

@@ -1,13 +1,16 @@
 //! int8 quantization `q = clamp(round_half_even(x / scale + zero_point), -128, 127)`,
-//! per tensor or per row.
+//! per tensor or per row, from f32, f16 or bf16 input.
 //!
-//! **Exact arithmetic**, identical on GPU and CPU: `x / scale` is one
-//! correctly rounded f32 division (`div.rn.f32`, not a multiply by a
-//! precomputed `1 / scale`, which can differ in the last bit and so move a
-//! result across a rounding tie), `+ zero_point` one f32 addition (never
-//! fused into an FMA), then round half to even. The output matches
-//! [`reference::quantize_int8`](crate::reference::quantize_int8) bit for bit
-//! on every input, ties, subnormals and huge values included.
+//! **Exact arithmetic**, identical on GPU and CPU: an f16 or bf16 input is
+//! first widened to f32 (exactly: every f16 and bf16 value is an f32 value),
+//! then `x / scale` is one correctly rounded f32 division (`div.rn.f32`, not
+//! a multiply by a precomputed `1 / scale`, which can differ in the last bit
+//! and so move a result across a rounding tie), `+ zero_point` one f32
+//! addition (never fused into an FMA), then round half to even. The output
+//! matches [`reference::quantize_int8`](crate::reference::quantize_int8) on
+//! the widened input bit for bit, for every input: tested on every f16 and
+//! every bf16 bit pattern, and on f32 ties, subnormals and huge values.
+//! Scales and zero points are f32 whatever the input type.
 //!
 //! **Special values.** NaN quantizes to 0; +inf to 127 and -inf to -128
 //! (so do finite values beyond the range). `scale` must be finite and > 0,
@@ -22,15 +25,30 @@
 //! division on every input; with `s` a Python float, eager and `torch.compile`
 //! differed on 11 inputs (they multiply by `1 / s`, which moves values near a
 //! tie by one step). PyTorch turned NaN into 0 there too, but that is an
-//! undefined C++ float-to-int conversion; this kernel defines it.
+//! undefined C++ float-to-int conversion; this kernel defines it. For an f16
+//! or bf16 tensor `x`, eager PyTorch rounds `x / s` and `+ zp` to the
+//! tensor's type (not measured here); this kernel keeps them in f32, as
+//! `x.float()` would, so near ties the two can differ by one step.
 
-use crate::Error;
+use crate::elementwise::{self, ElementwiseKernels, ElementwiseLaunch};
 use crate::launch::{self, DeviceInfo, Launch};
+use crate::{Error, Float, PerFloat};
+use quant_kernels_abi::elementwise::v2::QUANTIZE_ELEMENTS;
 
-/// The per-tensor kernel's name in the PTX.
-pub const KERNEL: &str = "quantize_int8_f32";
-/// The per-row kernel's name in the PTX.
-pub const ROWS_KERNEL: &str = "quantize_int8_rows_f32";
+/// The per-tensor kernel's entry points in the PTX, by version and input type.
+pub const KERNELS: ElementwiseKernels = ElementwiseKernels {
+    v1: PerFloat { f32: "quantize_int8_f32", f16: "quantize_int8_f16", bf16: "quantize_int8_bf16" },
+    v2: PerFloat { f32: "quantize_int8_v2_f32", f16: "quantize_int8_v2_f16", bf16: "quantize_int8_v2_bf16" },
+};
+/// The per-row kernel's entry points in the PTX, by version and input type.
+pub const ROWS_KERNELS: ElementwiseKernels = ElementwiseKernels {
+    v1: PerFloat { f32: "quantize_int8_rows_f32", f16: "quantize_int8_rows_f16", bf16: "quantize_int8_rows_bf16" },
+    v2: PerFloat {
+        f32: "quantize_int8_rows_v2_f32",
+        f16: "quantize_int8_rows_v2_f16",
+        bf16: "quantize_int8_rows_v2_bf16",
+    },
+};
 
 /// A validated per-tensor scale and zero point.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -75,29 +93,40 @@ pub fn check_row_params(scales: &[f32], zero_points: &[f32]) -> Result<(), Error
     Ok(())
 }
 
-/// Checks the lengths of the per-tensor quantization and returns its launch,
-/// or `None` for empty input.
+/// Checks the lengths of the per-tensor quantization of `x` (elements of
+/// type `T`) and returns its launch, or `None` for empty input.
 ///
-/// Kernel arguments, in order: `x: CUdeviceptr` (f32), `out: CUdeviceptr`
+/// Kernel arguments, in order: `x: CUdeviceptr` (`T`), `out: CUdeviceptr`
 /// (i8), `n: u64`, `scale: f32`, `zero_point: f32` (from [`Int8Params`]).
-pub fn plan(x_len: usize, out_len: usize, device: &DeviceInfo) -> Result<Option<Launch>, Error> {
+/// Any alignment works; `x` 16-byte and `out` 4-byte (f32) or 8-byte
+/// (f16/bf16) aligned take the vector path (v2: at the same offset from such
+/// boundaries). `out` must not overlap `x`.
+pub fn plan<T: Float>(
+    x_len: usize,
+    out_len: usize,
+    launch: ElementwiseLaunch,
+    device: &DeviceInfo,
+) -> Result<Option<Launch>, Error> {
     launch::expect_len("out", x_len, out_len)?;
-    Ok((x_len > 0).then(|| launch::grid_stride(KERNEL, x_len, device)))
+    Ok((x_len > 0).then(|| {
+        elementwise::per_tensor::<T>(&KERNELS, x_len, QUANTIZE_ELEMENTS / elementwise::lanes::<T>(), launch, device)
+    }))
 }
 
 /// Checks the shapes of the per-row quantization of `x[rows][cols]`, where
 /// `rows` is the number of scales, and returns its launch, or `None` for
 /// empty input.
 ///
-/// Kernel arguments, in order: `x: CUdeviceptr` (f32), `scales: CUdeviceptr`
+/// Kernel arguments, in order: `x: CUdeviceptr` (`T`), `scales: CUdeviceptr`
 /// (f32, `rows`), `zero_points: CUdeviceptr` (f32, `rows`), `out: CUdeviceptr`
 /// (i8), `rows: u64`, `cols: u64`. The scales and zero points must have passed
-/// [`check_row_params`].
-pub fn plan_rows(
+/// [`check_row_params`]. `out` must not overlap the other buffers.
+pub fn plan_rows<T: Float>(
     rows: usize,
     cols: usize,
     x_len: usize,
     out_len: usize,
+    launch: ElementwiseLaunch,
     device: &DeviceInfo,
 ) -> Result<Option<Launch>, Error> {
     let elements = launch::checked_product("rows * cols", rows, cols)?;
@@ -107,15 +136,16 @@ pub fn plan_rows(
         return Ok(None);
     }
     // One block a row, the kernel looping over rows past the grid.
-    Ok(Some(launch::elementwise_blocks(ROWS_KERNEL, rows, device)))
+    Ok(Some(elementwise::per_row::<T>(&ROWS_KERNELS, rows, launch, device)))
 }
 
 #[cfg(feature = "cuda")]
 mod cuda {
     use super::{Int8Params, check_row_params, plan, plan_rows};
+    use crate::elementwise::ElementwiseLaunch;
     use crate::kernels::{address, arg};
-    use crate::{Error, Kernels};
-    use cust::memory::{DeviceBuffer, DeviceSlice};
+    use crate::{Error, Float, Kernels};
+    use cust::memory::{DeviceBuffer, DeviceCopy, DeviceSlice};
     use cust::stream::Stream;
 
     /// Per-row scales and zero points, validated and on the device.
@@ -138,19 +168,33 @@ mod cuda {
     }
 
     impl Kernels {
-        /// Enqueues the per-tensor quantization of `x` into `out` on `stream`.
-        pub fn quantize_int8(
+        /// Enqueues the per-tensor quantization of `x` into `out` on `stream`,
+        /// for `T` one of f32, [`half::f16`], [`half::bf16`].
+        pub fn quantize_int8<T: Float + DeviceCopy>(
             &self,
-            x: &DeviceSlice<f32>,
+            x: &DeviceSlice<T>,
             params: Int8Params,
             out: &mut DeviceSlice<i8>,
             stream: &Stream,
         ) -> Result<(), Error> {
-            let Some(launch) = plan(x.len(), out.len(), self.device())? else { return Ok(()) };
+            self.quantize_int8_with(ElementwiseLaunch::default(), x, params, out, stream)
+        }
+
+        /// As [`quantize_int8`](Self::quantize_int8), with a given version and
+        /// block size (every choice computes the same).
+        pub fn quantize_int8_with<T: Float + DeviceCopy>(
+            &self,
+            launch: ElementwiseLaunch,
+            x: &DeviceSlice<T>,
+            params: Int8Params,
+            out: &mut DeviceSlice<i8>,
+            stream: &Stream,
+        ) -> Result<(), Error> {
+            let Some(launch) = plan::<T>(x.len(), out.len(), launch, self.device())? else { return Ok(()) };
             let (x, out, n) = (address(x), address(out), x.len() as u64);
             let (scale, zero_point) = (params.scale(), params.zero_point());
             let args = [arg(&x), arg(&out), arg(&n), arg(&scale), arg(&zero_point)];
-            // SAFETY: the argument list matches `quantize_int8_f32`; the lengths were checked.
+            // SAFETY: the argument list matches every quantize_int8 entry point; the lengths were checked.
             unsafe { self.launch(&launch, stream, &args) }
         }
 
@@ -161,22 +205,40 @@ mod cuda {
         }
 
         /// Enqueues the per-row quantization of the row-major `x[rows][cols]`
-        /// (`rows = params.rows()`) into `out` on `stream`.
-        pub fn quantize_int8_rows(
+        /// (`rows = params.rows()`) into `out` on `stream`, for `T` one of
+        /// f32, [`half::f16`], [`half::bf16`].
+        pub fn quantize_int8_rows<T: Float + DeviceCopy>(
             &self,
-            x: &DeviceSlice<f32>,
+            x: &DeviceSlice<T>,
+            cols: usize,
+            params: &DeviceRowParams,
+            out: &mut DeviceSlice<i8>,
+            stream: &Stream,
+        ) -> Result<(), Error> {
+            self.quantize_int8_rows_with(ElementwiseLaunch::default(), x, cols, params, out, stream)
+        }
+
+        /// As [`quantize_int8_rows`](Self::quantize_int8_rows), with a given
+        /// version and block size (every choice computes the same).
+        pub fn quantize_int8_rows_with<T: Float + DeviceCopy>(
+            &self,
+            launch: ElementwiseLaunch,
+            x: &DeviceSlice<T>,
             cols: usize,
             params: &DeviceRowParams,
             out: &mut DeviceSlice<i8>,
             stream: &Stream,
         ) -> Result<(), Error> {
             let rows = params.rows();
-            let Some(launch) = plan_rows(rows, cols, x.len(), out.len(), self.device())? else { return Ok(()) };
+            let Some(launch) = plan_rows::<T>(rows, cols, x.len(), out.len(), launch, self.device())? else {
+                return Ok(());
+            };
             let (x, out) = (address(x), address(out));
             let (scales, zero_points) = (address(&params.scales), address(&params.zero_points));
             let (rows, cols) = (rows as u64, cols as u64);
             let args = [arg(&x), arg(&scales), arg(&zero_points), arg(&out), arg(&rows), arg(&cols)];
-            // SAFETY: the argument list matches `quantize_int8_rows_f32`; shapes and parameters were checked.
+            // SAFETY: the argument list matches every quantize_int8_rows entry point; shapes and
+            // parameters were checked.
             unsafe { self.launch(&launch, stream, &args) }
         }
     }

@@ -3,20 +3,21 @@
 //! what the tests compare against, and the CPU fallback: they check their
 //! inputs exactly as the GPU wrappers do.
 
-use crate::Error;
 use crate::int4_weights::Int4Weights;
 use crate::launch::{checked_product, expect_len};
 use crate::quantize_int8::{Int8Params, check_row_params};
+use crate::{Error, Float};
 
 /// `exp((x + y) * 2)` in f64: the exact value up to f64 rounding.
 pub fn add_mul_exp_exact(x: f32, y: f32) -> f64 {
     ((x as f64 + y as f64) * 2.0).exp()
 }
 
-/// `exp((x + y) * 2)` elementwise, rounded once to f32.
-pub fn add_mul_exp(x: &[f32], y: &[f32]) -> Result<Vec<f32>, Error> {
+/// `exp((x + y) * 2)` elementwise on the widened inputs, computed in f64 and
+/// rounded once to `T` ([`Float::round_from_f64`]).
+pub fn add_mul_exp<T: Float>(x: &[T], y: &[T]) -> Result<Vec<T>, Error> {
     expect_len("y", x.len(), y.len())?;
-    Ok(x.iter().zip(y).map(|(&a, &b)| add_mul_exp_exact(a, b) as f32).collect())
+    Ok(x.iter().zip(y).map(|(&a, &b)| T::round_from_f64(add_mul_exp_exact(a.to_f32(), b.to_f32()))).collect())
 }
 
 /// One element of int8 quantization, from the definition: NaN is 0, the
@@ -26,16 +27,22 @@ fn quantize_one(x: f32, scale: f32, zero_point: f32) -> i8 {
     if shifted.is_nan() { 0 } else { shifted.round_ties_even().clamp(-128.0, 127.0) as i8 }
 }
 
-/// `clamp(round_half_even(x / scale + zero_point), -128, 127)` per element.
-pub fn quantize_int8(x: &[f32], params: Int8Params) -> Vec<i8> {
-    x.iter().map(|&v| quantize_one(v, params.scale(), params.zero_point())).collect()
+/// `clamp(round_half_even(x / scale + zero_point), -128, 127)` per element,
+/// on the widened (exact) input.
+pub fn quantize_int8<T: Float>(x: &[T], params: Int8Params) -> Vec<i8> {
+    x.iter().map(|&v| quantize_one(v.to_f32(), params.scale(), params.zero_point())).collect()
 }
 
 /// Per-row quantization of the row-major `x[rows][cols]`, `rows = scales.len()`.
-pub fn quantize_int8_rows(x: &[f32], cols: usize, scales: &[f32], zero_points: &[f32]) -> Result<Vec<i8>, Error> {
+pub fn quantize_int8_rows<T: Float>(
+    x: &[T],
+    cols: usize,
+    scales: &[f32],
+    zero_points: &[f32],
+) -> Result<Vec<i8>, Error> {
     check_row_params(scales, zero_points)?;
     expect_len("x", checked_product("rows * cols", scales.len(), cols)?, x.len())?;
-    Ok(x.iter().enumerate().map(|(i, &v)| quantize_one(v, scales[i / cols], zero_points[i / cols])).collect())
+    Ok(x.iter().enumerate().map(|(i, &v)| quantize_one(v.to_f32(), scales[i / cols], zero_points[i / cols])).collect())
 }
 
 /// `y[m][n] = sum_k x[m][k] * W[n][k] + bias[n]` in f64, with `W` the packed

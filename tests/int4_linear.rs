@@ -9,7 +9,6 @@ mod device_math;
 
 use common::*;
 use quant_kernels::check::{Rng, relative_l2_error};
-use quant_kernels::cust::memory::DeviceCopy;
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{
     self, Int4LinearBuffers, Int4LinearVersion, V1_BATCH_KERNEL, V1_DECODE_KERNEL, V2_KERNEL,
@@ -131,7 +130,7 @@ fn check_layer(kernels: &Kernels, rng: &mut Rng, m: usize, shape: Int4Shape, wit
 
 /// [`check_layer`] for one activation type: `x` is rounded to `T`, and the
 /// reference takes the rounded values.
-fn check_versions<T: Float + DeviceCopy + bytemuck::Pod>(
+fn check_versions<T: TestFloat>(
     kernels: &Kernels,
     layer: &int4_linear::DeviceInt4Linear,
     weights: &Int4Weights,

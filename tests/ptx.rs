@@ -10,23 +10,16 @@ use quant_kernels::{Error, add_mul_exp, int4_linear, ptx, quantize_int8};
 
 /// Every kernel name the host library launches.
 fn host_kernels() -> Vec<&'static str> {
-    let mut names = vec![
-        add_mul_exp::KERNEL,
-        quantize_int8::KERNEL,
-        quantize_int8::ROWS_KERNEL,
-        int4_linear::V1_DECODE_KERNEL,
-        int4_linear::V1_BATCH_KERNEL,
-        int4_linear::V2_KERNEL,
-    ];
-    for per_type in [
+    let elementwise = [add_mul_exp::KERNELS, quantize_int8::KERNELS, quantize_int8::ROWS_KERNELS];
+    let int4 = [int4_linear::V1_DECODE_KERNEL, int4_linear::V1_BATCH_KERNEL, int4_linear::V2_KERNEL];
+    let int4_half = [
         int4_linear::V3_M8_KERNELS,
         int4_linear::V3_M16_KERNELS,
         int4_linear::V4_M8_KERNELS,
         int4_linear::V4_M16_KERNELS,
-    ] {
-        names.extend([per_type.f32, per_type.f16, per_type.bf16].into_iter().flatten());
-    }
-    names
+    ];
+    let int4_half = int4_half.into_iter().flat_map(|per_type| [per_type.f32, per_type.f16, per_type.bf16]).flatten();
+    elementwise.iter().flat_map(|kernels| kernels.all()).chain(int4).chain(int4_half).collect()
 }
 
 fn host_and_modules_agree_on_kernels(_: &mut Rng) -> TestResult {

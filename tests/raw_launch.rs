@@ -11,9 +11,13 @@ use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaModule, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
 use quant_kernels::check::{Rng, relative_error, relative_l2_error};
+use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::Int4LinearBuffers;
 use quant_kernels::launch::{DeviceInfo, Launch};
-use quant_kernels::{Int4Mode, Int4Weights, Kernels, add_mul_exp, int4_linear, ptx, reference};
+use quant_kernels::{
+    ElementwiseLaunch, ElementwiseVersion, Int4Mode, Int4Weights, Int8Params, Kernels, add_mul_exp, int4_linear, ptx,
+    quantize_int8, reference,
+};
 use std::sync::Arc;
 
 /// The other engine's handles: its own stream, our PTX loaded through it, and the device.
@@ -53,13 +57,13 @@ fn add_mul_exp_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     let (x, y) = (rng.normals(n, 5.0), rng.normals(n, 5.0));
     let (dx, dy) = (stream.clone_htod(&x)?, stream.clone_htod(&y)?);
     let mut out = stream.alloc_zeros::<f32>(n)?;
-    let launch = add_mul_exp::plan(n, n, n, &device)?.expect("a launch");
+    let launch = add_mul_exp::plan::<f32>(n, n, n, ElementwiseLaunch::default(), &device)?.expect("a launch");
     let function = module.load_function(launch.kernel)?;
     {
         let ((px, _x), (py, _y)) = (dx.device_ptr(&stream), dy.device_ptr(&stream));
         let (pout, _out) = out.device_ptr_mut(&stream);
         let n = n as u64;
-        // SAFETY: (x, y, out, n) is add_mul_exp_f32's argument list; the plan checked the lengths.
+        // SAFETY: (x, y, out, n) is add_mul_exp's argument list; the plan checked the lengths.
         unsafe { stream.launch_builder(&function).arg(&px).arg(&py).arg(&pout).arg(&n).launch(config(&launch))? };
     }
     let got = stream.clone_dtoh(&out)?;
@@ -100,9 +104,63 @@ fn int4_linear_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     ensure(error <= 1e-5, || format!("relative error {error:e}"))
 }
 
+/// A launch shape no plan chooses: 3 blocks of 96 threads, so both versions
+/// of each kernel walk many grid strides (v1) or tiles (v2) per block.
+const ODD_SHAPE: LaunchConfig = LaunchConfig { grid_dim: (3, 1, 1), block_dim: (96, 1, 1), shared_mem_bytes: 0 };
+
+/// The elementwise kernels are correct for any launch shape, not only the
+/// planned one: launched through cudarc with [`ODD_SHAPE`] on f16 and bf16
+/// bits (`u16`), their outputs equal the library's own planned launches.
+fn any_launch_shape_through_cudarc(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let Engine { stream, module, .. } = engine()?;
+    let n = 100_003;
+    let x: Vec<f16> = rng.normals(n, 2.0).into_iter().map(f16::from_f32).collect();
+    let y: Vec<f16> = rng.normals(n, 2.0).into_iter().map(f16::from_f32).collect();
+    let q: Vec<bf16> = rng.normals(n, 3.0).into_iter().map(bf16::from_f32).collect();
+    let params = Int8Params::new(0.05, -1.5)?;
+    let (scale, zero_point, n64) = (params.scale(), params.zero_point(), n as u64);
+
+    let (kx, ky, kq) = (kernels.upload(&x)?, kernels.upload(&y)?, kernels.upload(&q)?);
+    let (mut sum, mut codes) = (kernels.alloc::<f16>(n)?, kernels.alloc::<i8>(n)?);
+    kernels.add_mul_exp(&kx, &ky, &mut sum, kernels.stream())?;
+    kernels.quantize_int8(&kq, params, &mut codes, kernels.stream())?;
+    let expected_sum: Vec<u16> = download(kernels, &sum).iter().map(|v| v.to_bits()).collect();
+    let expected_codes = download(kernels, &codes);
+
+    let bits = |v: &[f16]| v.iter().map(|h| h.to_bits()).collect::<Vec<u16>>();
+    let (dx, dy) = (stream.clone_htod(&bits(&x))?, stream.clone_htod(&bits(&y))?);
+    let dq = stream.clone_htod(&q.iter().map(|h| h.to_bits()).collect::<Vec<u16>>())?;
+    for version in ElementwiseVersion::ALL {
+        let mut out = stream.alloc_zeros::<u16>(n)?;
+        let mut out_codes = stream.alloc_zeros::<i8>(n)?;
+        {
+            let ((px, _x), (py, _y), (pq, _q)) =
+                (dx.device_ptr(&stream), dy.device_ptr(&stream), dq.device_ptr(&stream));
+            let ((pout, _out), (pcodes, _codes)) = (out.device_ptr_mut(&stream), out_codes.device_ptr_mut(&stream));
+            let function = module.load_function(add_mul_exp::KERNELS.name::<f16>(version))?;
+            let mut builder = stream.launch_builder(&function);
+            builder.arg(&px).arg(&py).arg(&pout).arg(&n64);
+            // SAFETY: (x, y, out, n) is add_mul_exp's argument list, each buffer n f16.
+            unsafe { builder.launch(ODD_SHAPE)? };
+            let function = module.load_function(quantize_int8::KERNELS.name::<bf16>(version))?;
+            let mut builder = stream.launch_builder(&function);
+            builder.arg(&pq).arg(&pcodes).arg(&n64).arg(&scale).arg(&zero_point);
+            // SAFETY: (x, out, n, scale, zero_point) is quantize_int8's argument list, n elements each.
+            unsafe { builder.launch(ODD_SHAPE)? };
+        }
+        let (got_sum, got_codes) = (stream.clone_dtoh(&out)?, stream.clone_dtoh(&out_codes)?);
+        let wrong = first_failures(n, 3, |i| got_sum[i] == expected_sum[i]);
+        ensure(wrong.is_empty(), || format!("add_mul_exp {version:?}: differs at {wrong:?}"))?;
+        let wrong = first_failures(n, 3, |i| got_codes[i] == expected_codes[i]);
+        ensure(wrong.is_empty(), || format!("quantize_int8 {version:?}: differs at {wrong:?}"))?;
+    }
+    Ok(())
+}
+
 fn main() {
     run(vec![
         gpu_test("gpu::add_mul_exp_through_cudarc", add_mul_exp_through_cudarc),
         gpu_test("gpu::int4_linear_through_cudarc", int4_linear_through_cudarc),
+        gpu_test("gpu::any_launch_shape_through_cudarc", any_launch_shape_through_cudarc),
     ]);
 }

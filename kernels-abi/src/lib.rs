@@ -4,13 +4,30 @@
 //! shape changed here changes on both sides at once.
 #![no_std]
 
-/// The elementwise kernels (`add_mul_exp_f32`, `quantize_int8_f32`, `quantize_int8_rows_f32`).
+/// The elementwise kernels (`add_mul_exp_*`, `quantize_int8_*`,
+/// `quantize_int8_rows_*`), in every storage type and version. They read
+/// `blockDim.x` and work for any block size; the host validates the one a
+/// launch asks for.
 pub mod elementwise {
-    /// Threads per block. Each thread handles 4 consecutive elements per step
-    /// of its grid-stride loop (one 16-byte load per input).
-    pub const BLOCK_THREADS: u32 = 256;
-    /// Elements per thread per loop step.
-    pub const VECTOR_WIDTH: usize = 4;
+    /// Threads per block unless the launch chooses otherwise.
+    pub const DEFAULT_BLOCK_THREADS: u32 = 256;
+    /// Bytes of one vector access: a thread loads 16 bytes of an input at a
+    /// time (4 f32 or 8 f16/bf16 values) when the buffers are aligned for it.
+    pub const VECTOR_BYTES: usize = 16;
+
+    /// Version 2: every thread loads several 16-byte vectors of each input,
+    /// all issued before any is used, from a tile of `CHUNKS * blockDim.x`
+    /// vectors whose warps each read contiguous 512-byte runs.
+    pub mod v2 {
+        /// Vectors per input and thread in `add_mul_exp_v2_*` (two inputs:
+        /// 64 bytes in flight a thread).
+        pub const ADD_MUL_EXP_CHUNKS: usize = 2;
+        /// Elements per thread in `quantize_int8_v2_*` and
+        /// `quantize_int8_rows_v2_*`: 4 vectors of f32 (64 bytes in flight a
+        /// thread) or 2 of f16/bf16 (32 bytes; 4 would take the kernels past
+        /// the 64 registers a 1024-thread block allows).
+        pub const QUANTIZE_ELEMENTS: usize = 16;
+    }
 }
 
 /// The packed 4-bit weight format read by the `int4_linear_*_f32` kernels.

@@ -5,7 +5,9 @@
 //! All are thin wrappers over one PTX instruction or special register each,
 //! through `core::arch::nvptx`, LLVM's NVVM intrinsics or inline PTX.
 
+use crate::float::Float;
 use core::arch::{asm, global_asm, nvptx};
+use quant_kernels_abi::elementwise::VECTOR_BYTES;
 
 /// Threads per warp on every NVIDIA GPU this crate targets.
 pub const WARP_SIZE: u32 = 32;
@@ -190,24 +192,279 @@ pub unsafe fn store4(pointer: *mut f32, values: [f32; 4]) {
     unsafe { *pointer.cast::<Vec4<f32>>() = Vec4(values) }
 }
 
-/// Runs an elementwise operation over `n` elements split among `threads`:
-/// `four(i)` handles elements `i..i + 4` (with `i % 4 == 0`) when `vectorized`,
-/// and `one(i)` handles element `i` for the rest (the tail, or everything when
-/// the buffers are not aligned for vector access).
+/// 16 bytes aligned to 16: the unit of one `.v4.b32` access.
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+struct Words16([u32; 4]);
+
+/// The same 16 bytes as four words or as a vector of `T`.
+#[repr(C)]
+union VectorBits<T: Float> {
+    words: [u32; 4],
+    values: T::Lanes<T>,
+}
+
+/// `values` as four words.
+#[inline(always)]
+fn to_words<T: Float>(values: T::Lanes<T>) -> [u32; 4] {
+    const { assert!(size_of::<T::Lanes<T>>() == VECTOR_BYTES) };
+    // SAFETY: both fields are 16 bytes of plain data (checked above).
+    unsafe { VectorBits::<T> { values }.words }
+}
+
+/// Four words as a vector of `T`.
+#[inline(always)]
+fn from_words<T: Float>(words: [u32; 4]) -> T::Lanes<T> {
+    const { assert!(size_of::<T::Lanes<T>>() == VECTOR_BYTES) };
+    // SAFETY: as above; every bit pattern is a valid float.
+    unsafe { VectorBits::<T> { words }.values }
+}
+
+/// Loads the [`Float::LANES`] values at `pointer` with one 16-byte load.
+///
+/// # Safety
+/// `pointer` must be 16-byte aligned and the 16 bytes readable.
+#[inline(always)]
+pub unsafe fn load_vector<T: Float>(pointer: *const T) -> T::Lanes<T> {
+    // SAFETY: the caller guarantees alignment and bounds.
+    from_words::<T>(unsafe { (*pointer.cast::<Words16>()).0 })
+}
+
+/// Stores a vector of `T` to `pointer` with one 16-byte store.
+///
+/// # Safety
+/// `pointer` must be 16-byte aligned and the 16 bytes writable.
+#[inline(always)]
+pub unsafe fn store_vector<T: Float>(pointer: *mut T, values: T::Lanes<T>) {
+    // SAFETY: the caller guarantees alignment and bounds.
+    unsafe { *pointer.cast::<Words16>() = Words16(to_words::<T>(values)) }
+}
+
+/// Loads a vector of `T` that the kernel reads once and never writes, past
+/// L1 (`ld.global.nc.L1::no_allocate.v4.b32`; on sm_80, whose PTX ISA 7.0
+/// has no eviction priorities, `ld.global.nc.v4.b32`). The asm is not `pure`,
+/// so LLVM keeps the load where it is written instead of sinking it next to
+/// its first use: loads written together stay in flight together.
+///
+/// # Safety
+/// As [`load_vector`], and `pointer` is a global-memory address whose bytes
+/// no thread writes before this load in the same kernel.
+#[inline(always)]
+pub unsafe fn load_vector_streaming<T: Float>(pointer: *const T) -> T::Lanes<T> {
+    let (w0, w1, w2, w3): (u32, u32, u32, u32);
+    // SAFETY: the caller guarantees alignment, bounds and read-only data.
+    unsafe {
+        #[cfg(target_feature = "sm_90")]
+        asm!(
+            "ld.global.nc.L1::no_allocate.v4.b32 {{{w0}, {w1}, {w2}, {w3}}}, [{p}];",
+            p = in(reg64) pointer, w0 = out(reg32) w0, w1 = out(reg32) w1, w2 = out(reg32) w2, w3 = out(reg32) w3,
+            options(readonly, nostack)
+        );
+        #[cfg(not(target_feature = "sm_90"))]
+        asm!(
+            "ld.global.nc.v4.b32 {{{w0}, {w1}, {w2}, {w3}}}, [{p}];",
+            p = in(reg64) pointer, w0 = out(reg32) w0, w1 = out(reg32) w1, w2 = out(reg32) w2, w3 = out(reg32) w3,
+            options(readonly, nostack)
+        );
+    }
+    from_words::<T>([w0, w1, w2, w3])
+}
+
+/// If `keep`, stores a vector of `T` that nothing reads again soon, as
+/// evict-first (`st.global.cs.v4.b32`: cache streaming, likely accessed
+/// once). The store is predicated, not branched around, so that the code
+/// computing `values` is not moved behind a branch (see [`for_each_vector_batch`]).
+///
+/// # Safety
+/// If `keep`: as [`store_vector`], and `pointer` is a global-memory address.
+#[inline(always)]
+pub unsafe fn store_vector_streaming<T: Float>(pointer: *mut T, values: T::Lanes<T>, keep: bool) {
+    let w = to_words::<T>(values);
+    // SAFETY: the caller guarantees alignment and bounds when the store happens.
+    unsafe {
+        asm!(
+            "{{ .reg .pred keep; setp.ne.b32 keep, {k}, 0;",
+            "@keep st.global.cs.v4.b32 [{p}], {{{w0}, {w1}, {w2}, {w3}}}; }}",
+            k = in(reg32) keep as u32, p = in(reg64) pointer, w0 = in(reg32) w[0], w1 = in(reg32) w[1],
+            w2 = in(reg32) w[2], w3 = in(reg32) w[3], options(nostack)
+        );
+    }
+}
+
+/// Stores the 4 or 8 bytes of `bytes` (a `[i8; 4]` or `[i8; 8]`, say) to
+/// `pointer` with one store.
+///
+/// # Safety
+/// `pointer` must be aligned to the size of `A` and that many bytes writable.
+#[inline(always)]
+pub unsafe fn store_bytes<A: Copy>(pointer: *mut i8, bytes: A) {
+    const { assert!(size_of::<A>() == 4 || size_of::<A>() == 8) };
+    // SAFETY: the caller guarantees alignment and bounds; A is plain data of
+    // the size read (checked above).
+    unsafe {
+        if size_of::<A>() == 4 {
+            *pointer.cast::<u32>() = core::mem::transmute_copy(&bytes);
+        } else {
+            *pointer.cast::<u64>() = core::mem::transmute_copy(&bytes);
+        }
+    }
+}
+
+/// If `keep`, stores the 4 or 8 bytes of `bytes` to `pointer` with one
+/// predicated evict-first store, as [`store_vector_streaming`] does.
+///
+/// # Safety
+/// If `keep`: as [`store_bytes`], and `pointer` is a global-memory address.
+#[inline(always)]
+pub unsafe fn store_bytes_streaming<A: Copy>(pointer: *mut i8, bytes: A, keep: bool) {
+    const { assert!(size_of::<A>() == 4 || size_of::<A>() == 8) };
+    let keep = keep as u32;
+    // SAFETY: the caller guarantees alignment and bounds when the store
+    // happens; A is plain data of the size read (checked above).
+    unsafe {
+        if size_of::<A>() == 4 {
+            let w: u32 = core::mem::transmute_copy(&bytes);
+            asm!(
+                "{{ .reg .pred keep; setp.ne.b32 keep, {k}, 0; @keep st.global.cs.b32 [{p}], {w}; }}",
+                k = in(reg32) keep, p = in(reg64) pointer, w = in(reg32) w, options(nostack)
+            );
+        } else {
+            let w: u64 = core::mem::transmute_copy(&bytes);
+            asm!(
+                "{{ .reg .pred keep; setp.ne.b32 keep, {k}, 0; @keep st.global.cs.b64 [{p}], {w}; }}",
+                k = in(reg32) keep, p = in(reg64) pointer, w = in(reg64) w, options(nostack)
+            );
+        }
+    }
+}
+
+/// Runs an elementwise operation over `n` elements split among `threads`
+/// (version 1's loop): `vector(i)` handles elements `i..i + lanes` (with
+/// `i % lanes == 0`) when `vectorized`, and `one(i)` handles element `i` for
+/// the rest (the tail, or everything when the buffers are not aligned for
+/// vector access).
 #[inline(always)]
 pub fn for_each_element(
     threads: Strided,
     n: usize,
+    lanes: usize,
     vectorized: bool,
-    mut four: impl FnMut(usize),
+    mut vector: impl FnMut(usize),
     mut one: impl FnMut(usize),
 ) {
-    let quads = if vectorized { n / 4 } else { 0 };
-    for quad in threads.over(quads) {
-        four(4 * quad);
+    let vectors = if vectorized { n / lanes } else { 0 };
+    for v in threads.over(vectors) {
+        vector(lanes * v);
     }
-    let done = 4 * quads;
+    let done = lanes * vectors;
     for i in threads.over(n - done) {
         one(done + i);
+    }
+}
+
+/// `n` elements of a buffer whose middle part can be accessed in aligned
+/// 16-byte vectors (version 2): a scalar head up to the first 16-byte
+/// boundary of the leading buffer, `vectors` whole vectors, a scalar tail.
+#[derive(Clone, Copy)]
+pub struct Split {
+    head: usize,
+    vectors: usize,
+    lanes: usize,
+    n: usize,
+}
+
+impl Split {
+    /// Splits the `n` elements at `first`. `others_aligned(head)` says
+    /// whether the kernel's other buffers are aligned for vector access at
+    /// element `head` too; when they are not, every element is scalar.
+    #[inline(always)]
+    pub fn new<T: Float>(first: *const T, n: usize, others_aligned: impl FnOnce(usize) -> bool) -> Self {
+        let address = first as usize;
+        let head = ((VECTOR_BYTES - address % VECTOR_BYTES) % VECTOR_BYTES / size_of::<T>()).min(n);
+        let vectorizable = address % size_of::<T>() == 0 && others_aligned(head);
+        let (head, vectors) = if vectorizable { (head, (n - head) / T::LANES) } else { (0, 0) };
+        Self { head, vectors, lanes: T::LANES, n }
+    }
+
+    /// The first element of the vector part.
+    #[inline(always)]
+    pub fn head(&self) -> usize {
+        self.head
+    }
+
+    /// Whole vectors from element [`head`](Self::head) on.
+    #[inline(always)]
+    pub fn vectors(&self) -> usize {
+        self.vectors
+    }
+
+    /// Element `s`'s index in the buffer, for `s` in `0..self.scalars()`.
+    #[inline(always)]
+    pub fn scalar(&self, s: usize) -> usize {
+        if s < self.head { s } else { s + self.vectors * self.lanes }
+    }
+
+    /// Elements outside the vector part (head and tail).
+    #[inline(always)]
+    pub fn scalars(&self) -> usize {
+        self.n - self.vectors * self.lanes
+    }
+}
+
+/// Who shares a sequence of tiles (version 2): block `first` takes tiles
+/// `first, first + step, ...`.
+#[derive(Clone, Copy)]
+pub struct Tiles {
+    first: usize,
+    step: usize,
+}
+
+impl Tiles {
+    /// The blocks of the grid share the tiles.
+    #[inline(always)]
+    pub fn grid() -> Self {
+        Self { first: block_idx_x() as usize, step: grid_dim_x() as usize }
+    }
+
+    /// The calling block takes every tile.
+    #[inline(always)]
+    pub fn block() -> Self {
+        Self { first: 0, step: 1 }
+    }
+}
+
+/// Version 2's loop over `vectors` vectors: a tile is `CHUNKS * blockDim.x`
+/// consecutive vectors, and thread `t` of the block that owns it takes
+/// vectors `t, t + blockDim.x, ...` of it (each warp reads 32 consecutive
+/// vectors at a time). A thread loads all its `CHUNKS` vectors of the tile
+/// (`load(v)`), then computes every result (`compute`), then stores them
+/// (`store(v, result, keep)`, which must store only if `keep`). Indices past
+/// the end are clamped to the last vector and their stores not kept: no
+/// load or computation sits behind a branch (`ptxas` sinks a load into the
+/// branch that uses it, which would serialize them), so `store` should be
+/// predicated too ([`store_vector_streaming`], [`store_bytes_streaming`]).
+#[inline(always)]
+pub fn for_each_vector_batch<const CHUNKS: usize, L: Copy, R: Copy>(
+    tiles: Tiles,
+    vectors: usize,
+    mut load: impl FnMut(usize) -> L,
+    mut compute: impl FnMut(L) -> R,
+    mut store: impl FnMut(usize, R, bool),
+) {
+    if vectors == 0 {
+        return;
+    }
+    let (block, thread) = (block_dim_x() as usize, thread_idx_x() as usize);
+    let tile = CHUNKS * block;
+    let mut start = tiles.first * tile;
+    while start < vectors {
+        let index: [usize; CHUNKS] = core::array::from_fn(|k| start + thread + k * block);
+        let clamped = index.map(|i| i.min(vectors - 1));
+        let loaded: [L; CHUNKS] = core::array::from_fn(|k| load(clamped[k]));
+        let results: [R; CHUNKS] = core::array::from_fn(|k| compute(loaded[k]));
+        for k in 0..CHUNKS {
+            store(clamped[k], results[k], index[k] < vectors);
+        }
+        start += tiles.step * tile;
     }
 }

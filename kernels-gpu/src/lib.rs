@@ -9,6 +9,33 @@
 #![feature(abi_ptx, stdarch_nvptx, asm_experimental_arch, core_float_math, f16, link_llvm_intrinsics)]
 #![allow(internal_features)]
 
+/// Exports the generic kernel body `$body::<T>` once per storage type: each
+/// `$name for $float` becomes the entry point `$name`, whose parameters are
+/// `$params` with `T = $float`. Only the thin `#[no_mangle]` wrapper is
+/// generated (in a module of its own, where `T` names `$float`); the kernel
+/// is the one generic function.
+macro_rules! export_per_float {
+    ($body:ident $params:tt as $($name:ident for $float:ty),+ $(,)?) => {
+        $(export_per_float!(@one $body $params $name $float);)+
+    };
+    (@one $body:ident ($($param:ident: $ty:ty),* $(,)?) $name:ident $float:ty) => {
+        pub mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            type T = $float;
+            #[doc = concat!("`", stringify!($body), "::<", stringify!($float), ">`.")]
+            ///
+            /// # Safety
+            /// As for the generic body.
+            #[unsafe(no_mangle)]
+            pub unsafe extern "ptx-kernel" fn $name($($param: $ty),*) {
+                // SAFETY: the caller's contract is the generic body's.
+                unsafe { super::$body::<T>($($param),*) }
+            }
+        }
+    };
+}
+
 pub mod async_copy;
 pub mod device;
 pub mod float;

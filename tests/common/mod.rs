@@ -10,8 +10,9 @@
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use quant_kernels::check::Rng;
-use quant_kernels::cust::memory::{DeviceBuffer, DeviceSlice};
-use quant_kernels::{Error, Kernels};
+use quant_kernels::cust::memory::{DeviceBuffer, DeviceCopy, DeviceSlice};
+use quant_kernels::half::{bf16, f16};
+use quant_kernels::{ElementwiseLaunch, ElementwiseVersion, Error, Float, Kernels};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
@@ -24,6 +25,74 @@ pub const RAGGED_SIZES: [usize; 12] = [1, 2, 3, 4, 5, 31, 33, 255, 1023, 1025, 6
 /// f32 poison for outputs: a signalling NaN no kernel produces (arithmetic
 /// yields the canonical quiet NaN), so a survivor means an unwritten element.
 pub const POISON_F32: u32 = 0x7FA5_A5A5;
+
+/// f16 poison: a signalling NaN (quiet bit 9 clear, payload 0xA5), which no
+/// conversion produces (they give quiet NaNs).
+pub const POISON_F16: u16 = 0x7CA5;
+
+/// bf16 poison: a signalling NaN (quiet bit 6 clear), the high half of
+/// [`POISON_F32`].
+pub const POISON_BF16: u16 = 0x7FA5;
+
+/// A storage type under test, with what the tests need beyond [`Float`].
+pub trait TestFloat: Float + DeviceCopy + bytemuck::Pod {
+    /// The output poison: a signalling NaN no kernel writes.
+    const POISON: u32;
+    fn bits(self) -> u32;
+    fn from_bits(bits: u32) -> Self;
+}
+
+impl TestFloat for f32 {
+    const POISON: u32 = POISON_F32;
+    fn bits(self) -> u32 {
+        self.to_bits()
+    }
+    fn from_bits(bits: u32) -> Self {
+        f32::from_bits(bits)
+    }
+}
+
+impl TestFloat for f16 {
+    const POISON: u32 = POISON_F16 as u32;
+    fn bits(self) -> u32 {
+        self.to_bits() as u32
+    }
+    fn from_bits(bits: u32) -> Self {
+        f16::from_bits(bits as u16)
+    }
+}
+
+impl TestFloat for bf16 {
+    const POISON: u32 = POISON_BF16 as u32;
+    fn bits(self) -> u32 {
+        self.to_bits() as u32
+    }
+    fn from_bits(bits: u32) -> Self {
+        bf16::from_bits(bits as u16)
+    }
+}
+
+/// The same value: identical bits, or NaN for NaN (the GPU returns the
+/// canonical NaN, the CPU may keep an input NaN's payload).
+pub fn same<T: TestFloat>(a: T, b: T) -> bool {
+    a.bits() == b.bits() || (a.to_f32().is_nan() && b.to_f32().is_nan())
+}
+
+/// Every bit pattern of a 16-bit type (65536 values).
+pub fn every_16_bit_pattern<T: TestFloat>() -> Vec<T> {
+    (0..=u16::MAX as u32).map(T::from_bits).collect()
+}
+
+/// The launch shapes every elementwise GPU test runs: each version with the
+/// default block and the extremes a block-size sweep may pick.
+pub fn elementwise_launches() -> Vec<ElementwiseLaunch> {
+    let shapes = [(ElementwiseVersion::V1, 256), (ElementwiseVersion::V1, 1024)].into_iter().chain([
+        (ElementwiseVersion::V2, 256),
+        (ElementwiseVersion::V2, 32),
+        (ElementwiseVersion::V2, 1024),
+    ]);
+    shapes.map(|(version, threads)| ElementwiseLaunch::new(version, threads).expect("valid block")).collect()
+}
 
 /// The process-wide handle, created by the first GPU test.
 pub fn gpu() -> Result<&'static Kernels, String> {
@@ -56,13 +125,32 @@ pub fn cpu_test(name: &str, test: fn(&mut Rng) -> TestResult) -> Trial {
     Trial::test(name, move || seeded(test))
 }
 
+/// The body of a GPU test.
+pub type GpuTest = fn(&Kernels, &mut Rng) -> TestResult;
+
 /// A test that needs a GPU.
-pub fn gpu_test(name: &str, test: fn(&Kernels, &mut Rng) -> TestResult) -> Trial {
+pub fn gpu_test(name: &str, test: GpuTest) -> Trial {
     Trial::ignorable_test(name, move || match gpu() {
         Ok(kernels) => seeded(|rng| test(kernels, rng)).map(|()| Completion::Completed),
         Err(reason) if require_gpu() => Err(format!("REQUIRE_GPU=1 but no usable GPU: {reason}").into()),
         Err(reason) => Ok(Completion::ignored_with(format!("needs a CUDA device: {reason}"))),
     })
+}
+
+/// GPU tests for storage type `T`, named `gpu::<type>::<name>`; those in
+/// `only_16_bit` run for f16 and bf16 only (exhaustive over bit patterns).
+pub fn typed_gpu_tests<T: TestFloat>(tests: &[(&str, GpuTest)], only_16_bit: &[(&str, GpuTest)]) -> Vec<Trial> {
+    let extra = if size_of::<T>() == 2 { only_16_bit } else { &[] };
+    tests.iter().chain(extra).map(|&(name, test)| gpu_test(&format!("gpu::{}::{name}", T::NAME), test)).collect()
+}
+
+/// Runs `test` for every elementwise version with its default block, and
+/// names the version in a failure.
+pub fn for_each_version(mut test: impl FnMut(ElementwiseLaunch) -> TestResult) -> TestResult {
+    for version in ElementwiseVersion::ALL {
+        test(version.into()).map_err(|e| format!("{version:?}: {}", e.message().unwrap_or("")))?;
+    }
+    Ok(())
 }
 
 /// Runs the trials with libtest's command line (filters, `--skip`, ...).
@@ -83,30 +171,21 @@ pub fn expect_error<T: std::fmt::Debug>(result: Result<T, Error>, expected: Erro
     }
 }
 
-/// A device buffer of `len` f32 with every element set to [`POISON_F32`].
-pub fn poisoned_f32(kernels: &Kernels, len: usize) -> DeviceBuffer<f32> {
-    let mut buffer = kernels.alloc(len).expect("alloc");
-    buffer.set_32(POISON_F32).expect("poison");
+/// A device buffer of `len` elements, each [`TestFloat::POISON`].
+pub fn poisoned<T: TestFloat>(kernels: &Kernels, len: usize) -> DeviceBuffer<T> {
+    let mut buffer: DeviceBuffer<T> = kernels.alloc(len).expect("alloc");
+    if len > 0 {
+        match size_of::<T>() {
+            4 => buffer.set_32(T::POISON).expect("poison"),
+            _ => buffer.set_16(T::POISON as u16).expect("poison"),
+        }
+    }
     buffer
 }
 
-/// Signalling-NaN bit patterns of f16 and bf16 (no arithmetic produces one).
-pub const POISON_F16: u16 = 0x7D5A;
-pub const POISON_BF16: u16 = 0x7FA5;
-
-/// A device buffer of `len` elements of any float type, every element a
-/// signalling NaN ([`POISON_F32`], [`POISON_F16`], [`POISON_BF16`]).
-pub fn poisoned<T: quant_kernels::Float + quant_kernels::cust::memory::DeviceCopy + bytemuck::Pod>(
-    kernels: &Kernels,
-    len: usize,
-) -> DeviceBuffer<T> {
-    let mut buffer: DeviceBuffer<T> = kernels.alloc(len).expect("alloc");
-    let half_poison = quant_kernels::PerFloat { f32: None, f16: Some(POISON_F16), bf16: Some(POISON_BF16) };
-    match half_poison.get::<T>() {
-        Some(bits) => buffer.set_16(bits).expect("poison"),
-        None => buffer.set_32(POISON_F32).expect("poison"),
-    }
-    buffer
+/// A device buffer of `len` f32 with every element set to [`POISON_F32`].
+pub fn poisoned_f32(kernels: &Kernels, len: usize) -> DeviceBuffer<f32> {
+    poisoned(kernels, len)
 }
 
 /// A device buffer of `len` bytes, each set to `poison`.
