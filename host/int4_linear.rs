@@ -13,6 +13,7 @@ use crate::Error;
 use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{Launch, LaunchConfig, checked_product, expect_len};
+use quant_kernels_abi::int4::GROUP_SIZES;
 use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2, v3, v4};
 
 /// Version 1's decode entry point (one activation row per block).
@@ -35,6 +36,21 @@ pub const V4_M8_KERNELS: PerFloat<Option<&str>> =
 pub const V4_M16_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v4_m16_f16"), bf16: Some("int4_linear_v4_m16_bf16") };
 
+/// Version 5's entry points: `[m_tile][group]` with `m_tile` 8 or 16 and
+/// `group` 32, 64 or 128 (a kernel per group size).
+pub const V5_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
+    [
+        PerFloat { f32: None, f16: Some("int4_linear_v5_m8_g32_f16"), bf16: Some("int4_linear_v5_m8_g32_bf16") },
+        PerFloat { f32: None, f16: Some("int4_linear_v5_m8_g64_f16"), bf16: Some("int4_linear_v5_m8_g64_bf16") },
+        PerFloat { f32: None, f16: Some("int4_linear_v5_m8_g128_f16"), bf16: Some("int4_linear_v5_m8_g128_bf16") },
+    ],
+    [
+        PerFloat { f32: None, f16: Some("int4_linear_v5_m16_g32_f16"), bf16: Some("int4_linear_v5_m16_g32_bf16") },
+        PerFloat { f32: None, f16: Some("int4_linear_v5_m16_g64_f16"), bf16: Some("int4_linear_v5_m16_g64_bf16") },
+        PerFloat { f32: None, f16: Some("int4_linear_v5_m16_g128_f16"), bf16: Some("int4_linear_v5_m16_g128_bf16") },
+    ],
+];
+
 /// The kernel versions, simplest first; docs/PERF.md has each one's design
 /// and measured times. Every version accepts every shape; versions 1 and 2
 /// take f32 activations, versions 3 and 4 f16 and bf16.
@@ -51,19 +67,28 @@ pub enum Int4LinearVersion {
     /// Version 3's MMAs fed by a `cp.async` pipeline through shared memory,
     /// `STAGES - 1` steps in flight per warp; `warps` (1 to 16) per block.
     V4 { warps: u32 },
+    /// Version 3's tiles with raw codes as the A operand: the scale and zero
+    /// point applied once per group to f32 accumulators, through a second
+    /// MMA that sums the activations; `warps` (1 to 16) per block.
+    V5 { warps: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 4] =
-        [Self::V1, Self::V2, Self::V3 { warps: v3::DEFAULT_WARPS }, Self::V4 { warps: v4::DEFAULT_WARPS }];
+    pub const ALL: [Self; 5] = [
+        Self::V1,
+        Self::V2,
+        Self::V3 { warps: v3::DEFAULT_WARPS },
+        Self::V4 { warps: v4::DEFAULT_WARPS },
+        Self::V5 { warps: v3::DEFAULT_WARPS },
+    ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T`.
     pub fn best_for<T: Float>(m: usize) -> Self {
         match T::NAME {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
-            _ => Self::V4 { warps: v4::DEFAULT_WARPS },
+            _ => Self::V5 { warps: v3::DEFAULT_WARPS },
         }
     }
 
@@ -74,25 +99,29 @@ impl Int4LinearVersion {
             Self::V2 => 2,
             Self::V3 { .. } => 3,
             Self::V4 { .. } => 4,
+            Self::V5 { .. } => 5,
         }
     }
 
     /// Whether this version takes activations of type `T`.
     pub fn supports<T: Float>(self) -> bool {
-        self.kernel::<T>(1).is_some()
+        self.kernel::<T>(1, GROUP_SIZES[0]).is_some()
     }
 
-    /// The entry point for `m` activation rows of type `T`, if the version has one.
-    pub fn kernel<T: Float>(self, m: usize) -> Option<&'static str> {
+    /// The entry point for `m` activation rows of type `T` and weights in
+    /// groups of `group_size`, if the version has one.
+    pub fn kernel<T: Float>(self, m: usize, group_size: usize) -> Option<&'static str> {
+        let wide = m > v3::M_PER_TILE * v3::N_TILES[0];
         let f32_only = |name| PerFloat { f32: Some(name), f16: None, bf16: None };
         let names = match self {
             Self::V1 if m == 1 => f32_only(V1_DECODE_KERNEL),
             Self::V1 => f32_only(V1_BATCH_KERNEL),
             Self::V2 => f32_only(V2_KERNEL),
-            Self::V3 { .. } if m <= v3::M_PER_TILE * v3::N_TILES[0] => V3_M8_KERNELS,
-            Self::V3 { .. } => V3_M16_KERNELS,
-            Self::V4 { .. } if m <= v3::M_PER_TILE * v3::N_TILES[0] => V4_M8_KERNELS,
-            Self::V4 { .. } => V4_M16_KERNELS,
+            Self::V3 { .. } if wide => V3_M16_KERNELS,
+            Self::V3 { .. } => V3_M8_KERNELS,
+            Self::V4 { .. } if wide => V4_M16_KERNELS,
+            Self::V4 { .. } => V4_M8_KERNELS,
+            Self::V5 { .. } => V5_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
         };
         names.get::<T>()
     }
@@ -156,7 +185,7 @@ pub fn plan_version<T: Float>(
     if m == 0 || shape.n == 0 {
         return Ok(None);
     }
-    let kernel = version.kernel::<T>(m).ok_or(Error::UnsupportedType {
+    let kernel = version.kernel::<T>(m, shape.group_size).ok_or(Error::UnsupportedType {
         kernel: "int4_linear",
         version: version.number(),
         dtype: T::NAME,
@@ -169,7 +198,7 @@ pub fn plan_version<T: Float>(
             (v1::ROWS_PER_BLOCK, v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE))
         }
         Int4LinearVersion::V2 => (v2::ROWS_PER_BLOCK, 1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
-        Int4LinearVersion::V3 { warps } | Int4LinearVersion::V4 { warps } => {
+        Int4LinearVersion::V3 { warps } | Int4LinearVersion::V4 { warps } | Int4LinearVersion::V5 { warps } => {
             // Up to 16 warps: 32 would need more registers than an SM has.
             if !(1..=16).contains(&warps) {
                 return Err(Error::InvalidBlockSize { threads: warps.saturating_mul(32) });
@@ -177,8 +206,8 @@ pub fn plan_version<T: Float>(
             let n_tiles = if m <= v3::M_PER_TILE { v3::N_TILES[0] } else { v3::N_TILES[1] };
             let m_tile = v3::M_PER_TILE * n_tiles;
             let shared = match version {
-                Int4LinearVersion::V3 { .. } => v3::shared_bytes(warps, n_tiles),
-                _ => v4::shared_bytes(warps, n_tiles, m.min(m_tile)),
+                Int4LinearVersion::V4 { .. } => v4::shared_bytes(warps, n_tiles, m.min(m_tile)),
+                _ => v3::shared_bytes(warps, n_tiles),
             };
             (v3::ROWS_PER_BLOCK, m_tile, warps * 32, shared)
         }

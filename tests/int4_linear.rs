@@ -45,7 +45,9 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     // Version 3 for half types: 16 rows a block, 8 or 16 activation rows a block.
     let half = int4_linear::plan::<bf16>(&shape, &buffers(9, &shape, false))?.expect("a launch");
     ensure(
-        half.kernel == "int4_linear_v4_m16_bf16" && half.config.grid == [1, 1, 1] && half.config.block == [256, 1, 1],
+        half.kernel == "int4_linear_v5_m16_g64_bf16"
+            && half.config.grid == [1, 1, 1]
+            && half.config.block == [256, 1, 1],
         || format!("bf16, m = 9: {half:?}"),
     )?;
     let half = int4_linear::plan::<f16>(
@@ -53,7 +55,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         &buffers(8, &Int4Shape::new(40, 256, 64, Int4Mode::Symmetric)?, false),
     )?
     .expect("a launch");
-    ensure(half.kernel == "int4_linear_v4_m8_f16" && half.config.grid == [3, 1, 1], || {
+    ensure(half.kernel == "int4_linear_v5_m8_g64_f16" && half.config.grid == [3, 1, 1], || {
         format!("f16, m = 8: {half:?}")
     })?;
     expect_error(
@@ -65,7 +67,9 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         Error::UnsupportedType { kernel: "int4_linear", version: 3, dtype: "f32" },
     )?;
     for warps in [0, 17] {
-        for version in [Int4LinearVersion::V3 { warps }, Int4LinearVersion::V4 { warps }] {
+        for version in
+            [Int4LinearVersion::V3 { warps }, Int4LinearVersion::V4 { warps }, Int4LinearVersion::V5 { warps }]
+        {
             expect_error(
                 int4_linear::plan_version::<bf16>(&shape, &ok, version),
                 Error::InvalidBlockSize { threads: warps * 32 },
@@ -189,7 +193,7 @@ fn every_width_and_large_k(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Versions 3 and 4 with every block size, on a shape whose `K` splits
+/// Versions 3 to 5 with every block size, on a shape whose `K` splits
 /// unevenly among the warps (and ends in a partial step).
 fn tensor_core_versions_every_block_size(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     let (m, n, k) = (3, 40, 32 * 67);
@@ -199,7 +203,9 @@ fn tensor_core_versions_every_block_size(kernels: &Kernels, rng: &mut Rng) -> Te
     let layer = kernels.upload_int4_linear(&weights, None)?;
     let dx = kernels.upload(&x)?;
     for warps in 1..=16 {
-        for version in [Int4LinearVersion::V3 { warps }, Int4LinearVersion::V4 { warps }] {
+        for version in
+            [Int4LinearVersion::V3 { warps }, Int4LinearVersion::V4 { warps }, Int4LinearVersion::V5 { warps }]
+        {
             let mut y = poisoned::<bf16>(kernels, m * n);
             kernels.int4_linear_version(version, &dx, m, &layer, &mut y, kernels.stream())?;
             let error = relative_l2_error(&bf16::to_f32_vec(&download(kernels, &y)), &expected);

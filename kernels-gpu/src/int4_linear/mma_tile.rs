@@ -10,13 +10,14 @@ use crate::mma::{MmaHalf, splat2};
 use quant_kernels_abi::int4_linear::v3::M_PER_TILE;
 
 /// Defines a tensor-core version's entry points, one per activation type
-/// and number of MMA tiles of activation rows, over its generic body.
+/// and number of MMA tiles of activation rows (and group size, for bodies
+/// specialized on it), over its generic body.
 macro_rules! entry_points {
-    ($body:ident: $($name:ident: $type:ty, $n_tiles:literal;)*) => {$(
+    ($body:ident: $($name:ident: $type:ty, $n_tiles:literal $(, $group:literal)?;)*) => {$(
         /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`
         /// on tensor cores, for
         #[doc = concat!("`", stringify!($type), "` activations and outputs and ", stringify!($n_tiles),
-            " x 8 activation rows per block.")]
+            " x 8 activation rows per block", $(" (groups of ", stringify!($group), " only)",)? ".")]
         ///
         /// Arguments as for `int4_linear_v1_m1_f32`, with `x` and `y` of this
         /// type (`bias` stays f32, added before the output's rounding).
@@ -40,7 +41,7 @@ macro_rules! entry_points {
             group_size: u32,
         ) {
             // SAFETY: forwarded from the caller.
-            unsafe { $body::<$type, $n_tiles>(x, qweight, scales, zeros, bias, y, m, n, k, group_size) }
+            unsafe { $body::<$type, $n_tiles $(, $group)?>(x, qweight, scales, zeros, bias, y, m, n, k, group_size) }
         }
     )*};
 }
