@@ -32,6 +32,12 @@ pub enum Error {
     /// A CUDA driver call failed.
     #[cfg(feature = "cuda")]
     Cuda(cust::error::CudaError),
+    /// A driver call made directly through `cust::sys` failed (the CUDA
+    /// graph calls, which `cust` does not wrap). `result` is the driver's
+    /// own code, stream-capture errors included (which [`cust::error::CudaError`]
+    /// has no variant for).
+    #[cfg(feature = "cuda")]
+    Driver { call: &'static str, result: cust::sys::CUresult },
 }
 
 impl fmt::Display for Error {
@@ -71,12 +77,28 @@ impl fmt::Display for Error {
             ),
             #[cfg(feature = "cuda")]
             Error::Cuda(e) => write!(f, "CUDA error: {e}"),
+            #[cfg(feature = "cuda")]
+            Error::Driver { call, result } => write!(f, "{call} failed: {result:?} ({})", driver_message(*result)),
         }
     }
 }
 
 fn at_row(row: Option<usize>) -> String {
     row.map(|r| format!(" (row {r})")).unwrap_or_default()
+}
+
+/// The driver's description of `result` (`cuGetErrorString`), or "" if it has none.
+#[cfg(feature = "cuda")]
+fn driver_message(result: cust::sys::CUresult) -> String {
+    let mut message: *const std::ffi::c_char = std::ptr::null();
+    // SAFETY: `cuGetErrorString` only writes the pointer, which, when the
+    // call succeeds, points to a static NUL-terminated string of the driver.
+    let found = unsafe { cust::sys::cuGetErrorString(result, &mut message) };
+    if found != cust::sys::CUresult::CUDA_SUCCESS || message.is_null() {
+        return String::new();
+    }
+    // SAFETY: as above: non-null, NUL-terminated and never freed.
+    unsafe { std::ffi::CStr::from_ptr(message) }.to_string_lossy().into_owned()
 }
 
 impl std::error::Error for Error {}
