@@ -49,7 +49,10 @@ pub fn run(options: &Options, rng: &mut Rng, seed: u64, device: String) -> crate
     let selection = options.selection;
     let source = vec![1.0f32; COPY_WORDS];
     let mut destination = vec![0.0f32; COPY_WORDS];
-    let copy = timed(|| destination.copy_from_slice(black_box(&source)));
+    let copy = timed(|| {
+        destination.copy_from_slice(black_box(&source));
+        black_box(&mut destination);
+    });
     let mut rows = vec![row(case(Op::Copy, "memcpy", Size::Elements(COPY_WORDS)), copy)];
     for op in ELEMENTWISE_OPS {
         for &n in selection.elementwise_sizes().iter().filter(|&&n| n <= MAX_ELEMENTS) {

@@ -9,7 +9,11 @@ use crate::model::{Op, Report, Row, Size, Stats};
 pub fn render(report: &Report) -> String {
     let mut text = heading(report);
     let gpu = report.rows.iter().any(|r| r.timing.graph_cold.is_some() || r.timing.stream_cold.is_some());
-    text += "\nKernel time (cold: data from DRAM; hot: data in L2)\n";
+    text += if gpu {
+        "\nKernel time, CUDA-graph replays (cold: data from DRAM; hot: data in L2)\n"
+    } else {
+        "\nCPU reference time\n"
+    };
     text += &sections(report, kernel_table(report));
     if gpu {
         text += "\nLaunch path: the same launches replayed from a graph and issued one by one from the host\n";
