@@ -27,8 +27,6 @@ pub enum Error {
     TooLarge { what: &'static str, value: u128, limit: u128 },
     /// A kernel (version) that has no entry point for this element type.
     UnsupportedType { kernel: &'static str, version: u32, dtype: &'static str },
-    /// A block size the kernel cannot be launched with.
-    InvalidBlockSize { threads: u32 },
     /// The device is older than every embedded PTX target.
     UnsupportedDevice { compute_capability: (u32, u32), oldest: (u32, u32) },
     /// The driver rejected the embedded PTX (usually: driver older than the
@@ -38,6 +36,12 @@ pub enum Error {
     /// A CUDA driver call failed.
     #[cfg(feature = "cuda")]
     Cuda(cust::error::CudaError),
+    /// A driver call made directly through `cust::sys` failed (the CUDA
+    /// graph calls, which `cust` does not wrap). `result` is the driver's
+    /// own code, stream-capture errors included (which [`cust::error::CudaError`]
+    /// has no variant for).
+    #[cfg(feature = "cuda")]
+    Driver { call: &'static str, result: cust::sys::CUresult },
 }
 
 impl fmt::Display for Error {
@@ -70,7 +74,6 @@ impl fmt::Display for Error {
             Error::UnsupportedType { kernel, version, dtype } => {
                 write!(f, "{kernel} version {version} does not take {dtype} activations")
             }
-            Error::InvalidBlockSize { threads } => write!(f, "a block of {threads} threads is not supported here"),
             Error::UnsupportedDevice { compute_capability: (major, minor), oldest: (o_major, o_minor) } => write!(
                 f,
                 "the device has compute capability {major}.{minor}, older than every embedded PTX target \
@@ -84,12 +87,28 @@ impl fmt::Display for Error {
             ),
             #[cfg(feature = "cuda")]
             Error::Cuda(e) => write!(f, "CUDA error: {e}"),
+            #[cfg(feature = "cuda")]
+            Error::Driver { call, result } => write!(f, "{call} failed: {result:?} ({})", driver_message(*result)),
         }
     }
 }
 
 fn at_row(row: Option<usize>) -> String {
     row.map(|r| format!(" (row {r})")).unwrap_or_default()
+}
+
+/// The driver's description of `result` (`cuGetErrorString`), or "" if it has none.
+#[cfg(feature = "cuda")]
+fn driver_message(result: cust::sys::CUresult) -> String {
+    let mut message: *const std::ffi::c_char = std::ptr::null();
+    // SAFETY: `cuGetErrorString` only writes the pointer, which, when the
+    // call succeeds, points to a static NUL-terminated string of the driver.
+    let found = unsafe { cust::sys::cuGetErrorString(result, &mut message) };
+    if found != cust::sys::CUresult::CUDA_SUCCESS || message.is_null() {
+        return String::new();
+    }
+    // SAFETY: as above: non-null, NUL-terminated and never freed.
+    unsafe { std::ffi::CStr::from_ptr(message) }.to_string_lossy().into_owned()
 }
 
 impl std::error::Error for Error {}

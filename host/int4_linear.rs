@@ -200,8 +200,8 @@ pub fn plan_version<T: Float>(
         Int4LinearVersion::V2 => (v2::ROWS_PER_BLOCK, 1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
         Int4LinearVersion::V3 { warps } | Int4LinearVersion::V4 { warps } | Int4LinearVersion::V5 { warps } => {
             // Up to 16 warps: 32 would need more registers than an SM has.
-            if !(1..=16).contains(&warps) {
-                return Err(Error::InvalidBlockSize { threads: warps.saturating_mul(32) });
+            if !(1..=v3::MAX_WARPS).contains(&warps) {
+                return Err(Error::InvalidBlockThreads { threads: warps.saturating_mul(32), max: 32 * v3::MAX_WARPS });
             }
             let n_tiles = if m <= v3::M_PER_TILE { v3::N_TILES[0] } else { v3::N_TILES[1] };
             let m_tile = v3::M_PER_TILE * n_tiles;

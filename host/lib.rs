@@ -70,8 +70,12 @@ pub use int4_weights::{Int4Mode, Int4Shape, Int4Weights};
 pub use quantize_int8::Int8Params;
 
 #[cfg(feature = "cuda")]
+pub mod graph;
+#[cfg(feature = "cuda")]
 mod kernels;
 #[cfg(feature = "cuda")]
 pub use cust;
+#[cfg(feature = "cuda")]
+pub use graph::Graph;
 #[cfg(feature = "cuda")]
 pub use kernels::Kernels;

@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# On a GPU machine: runs the staged test binaries (REQUIRE_GPU=1), then the
-# GPU tests under compute-sanitizer (tests named huge_* are skipped there:
-# they would take hours under the sanitizer), then the main job and the
-# PyTorch semantics check. Logs go to the folder
-# given (default: gpu-logs/), five files in all. STEPS selects steps
-# (default: "tests sanitizer report torch").
-# Usage: [STEPS=...] .carry/gpu-check.sh [LOG_DIR]   (after scripts/stage-gpu-binaries.sh)
+# On a GPU machine, after scripts/stage-gpu-binaries.sh: runs the staged test
+# binaries (REQUIRE_GPU=1), the GPU tests under compute-sanitizer (tests
+# named huge_* are skipped there: they would take hours under the
+# sanitizer), the PyTorch semantics check, the benchmark report, the
+# PyTorch peers and their comparison with the report.
+#
+# Steps (STEPS, default "tests sanitizer torch bench peers compare"; also
+# "criterion", the criterion benches, not run by default):
+#   tests, sanitizer, torch  -> checks.log
+#   bench                    -> bench.log, report.json, report.png
+#   peers                    -> bench.log, torch.json        (torch_peers.py)
+#   compare                  -> bench.log, compare.md        (compare.py)
+#   criterion                -> bench.log
+# Six files at most in LOG_DIR (default gpu-logs/): the GPU machine returns
+# at most 8 files from it.
+# Usage: [STEPS=...] .carry/gpu-check.sh [LOG_DIR]
 set -uo pipefail
 cd "$(dirname "$0")"
 logs=${1:-gpu-logs}
@@ -26,7 +35,7 @@ run_tests() {
 sanitize() {
     local rc=0 scratch tool test
     scratch=$(mktemp)
-    for run in memcheck:add_mul_exp memcheck:quantize_int8 memcheck:int4_linear memcheck:raw_launch \
+    for run in memcheck:add_mul_exp memcheck:quantize_int8 memcheck:int4_linear memcheck:raw_launch memcheck:graph \
         racecheck:add_mul_exp racecheck:quantize_int8 racecheck:int4_linear racecheck:raw_launch \
         synccheck:int4_linear synccheck:raw_launch; do
         tool=${run%%:*} test=tests/${run#*:}
@@ -39,17 +48,43 @@ sanitize() {
     return $rc
 }
 
+# Runs a staged Python script if it is there; a missing one is skipped, not failed.
+staged() {
+    local script=$1
+    shift
+    if [ ! -f "$script" ]; then
+        echo "skipped: $script was not staged (scripts/$script absent when staging)"
+        return 0
+    fi
+    python3 "$script" "$@"
+}
+
+compare() {
+    for json in "$logs/report.json" "$logs/torch.json"; do
+        [ -f "$json" ] || { echo "skipped: $json missing (run the bench and peers steps first)"; return 0; }
+    done
+    staged compare.py "$logs/report.json" "$logs/torch.json" --markdown "$logs/compare.md"
+}
+
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv; } \
-    | tee "$logs/device.txt"
-for step in ${STEPS:-tests sanitizer report torch}; do
-    echo "== $step $(date -u +%T)"
+    | tee -a "$logs/checks.log" "$logs/bench.log"
+for step in ${STEPS:-tests sanitizer torch bench peers compare}; do
     case $step in
-        tests) run_tests 2>&1 | tee "$logs/tests.log" ;;
-        sanitizer) sanitize 2>&1 | tee "$logs/sanitizer.log" ;;
-        report) ./quant-kernels 2>&1 | tee "$logs/report.log" ;;
-        torch) python3 torch_quantize_semantics.py 2>&1 | tee "$logs/torch.log" ;;
+        tests | sanitizer | torch) log=$logs/checks.log ;;
+        *) log=$logs/bench.log ;;
+    esac
+    echo "== $step $(date -u +%T)" | tee -a "$log"
+    case $step in
+        tests) run_tests ;;
+        sanitizer) sanitize ;;
+        torch) python3 torch_quantize_semantics.py ;;
+        bench | report) ./quant-kernels bench --json "$logs/report.json" --png "$logs/report.png" ;;
+        peers) staged torch_peers.py --json "$logs/torch.json" ;;
+        compare) compare ;;
+        criterion) for bench in benches/*; do "$bench" --bench || exit 1; done ;;
         *) echo "unknown step $step"; false ;;
-    esac || failed=1
+    esac 2>&1 | tee -a "$log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || failed=1
 done
-echo "== done $(date -u +%T), failed=$failed"
+echo "== done $(date -u +%T), failed=$failed" | tee -a "$logs/bench.log"
 exit $failed

@@ -72,7 +72,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         {
             expect_error(
                 int4_linear::plan_version::<bf16>(&shape, &ok, version),
-                Error::InvalidBlockSize { threads: warps * 32 },
+                Error::InvalidBlockThreads { threads: warps * 32, max: 512 },
             )?;
         }
     }

@@ -148,8 +148,11 @@ pub mod int4_linear {
         pub const STEP_K: usize = 128;
         /// Steps whose loads a warp issues before the first MMA.
         pub const STEPS_IN_FLIGHT: usize = 2;
-        /// Warps per block unless the caller chooses (any of 1..=32 works).
+        /// Warps per block unless the caller chooses.
         pub const DEFAULT_WARPS: u32 = 8;
+        /// The most warps a block may have (versions 3 to 5): 32 would need
+        /// more registers than a multiprocessor has.
+        pub const MAX_WARPS: u32 = 16;
         /// Dynamic shared memory per block: each warp's partial MMA tiles.
         pub const fn shared_bytes(warps: u32, n_tiles: usize) -> u32 {
             warps * (n_tiles * 4 * 32 * 4) as u32

@@ -1,0 +1,176 @@
+//! The one place the report calls the library's kernels: for each case, the
+//! launch the library plans (the kernel's PTX name and its block), and the
+//! call that enqueues it. A new storage type, elementwise version or
+//! block size is wired in here, then listed in cases.rs.
+//!
+
+use crate::cases::LINEAR_VERSIONS;
+use crate::model::{Case, Dtype, LinearShape, Op, Size};
+use quant_kernels::cust::memory::{DeviceCopy, DeviceSlice};
+use quant_kernels::int4_linear::{self, DeviceInt4Linear, Int4LinearBuffers, Int4LinearVersion};
+use quant_kernels::launch::{DeviceInfo, Launch};
+use quant_kernels::abi::int4_linear::v3::MAX_WARPS;
+use quant_kernels::half::{bf16, f16};
+use quant_kernels::{
+    ElementwiseLaunch, ElementwiseVersion, Error, Float, Int8Params, Kernels, add_mul_exp, quantize_int8,
+};
+
+/// One launch configuration of a kernel: its version, the block size asked
+/// for (`None`: the library's choice) and the storage type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Variant<V> {
+    pub version: V,
+    pub block: Option<u32>,
+    pub dtype: Dtype,
+}
+
+/// A storage type the report runs the kernels in: the library calls it
+/// makes with buffers of that type, on the handle's stream.
+pub trait Activation: Float + DeviceCopy + bytemuck::Pod {
+    fn add_mul_exp(
+        kernels: &Kernels,
+        variant: Variant<u32>,
+        x: &DeviceSlice<Self>,
+        y: &DeviceSlice<Self>,
+        out: &mut DeviceSlice<Self>,
+    ) -> Result<(), Error> {
+        kernels.add_mul_exp_with(elementwise_launch(variant)?, x, y, out, kernels.stream())
+    }
+
+    fn quantize_int8(
+        kernels: &Kernels,
+        variant: Variant<u32>,
+        x: &DeviceSlice<Self>,
+        params: Int8Params,
+        out: &mut DeviceSlice<i8>,
+    ) -> Result<(), Error> {
+        kernels.quantize_int8_with(elementwise_launch(variant)?, x, params, out, kernels.stream())
+    }
+
+    fn int4_linear(
+        kernels: &Kernels,
+        variant: Variant<Int4LinearVersion>,
+        x: &DeviceSlice<Self>,
+        m: usize,
+        layer: &DeviceInt4Linear,
+        y: &mut DeviceSlice<Self>,
+    ) -> Result<(), Error> {
+        kernels.int4_linear_version(linear_version(variant), x, m, layer, y, kernels.stream())
+    }
+}
+
+impl<T: Float + DeviceCopy + bytemuck::Pod> Activation for T {}
+
+/// The library's launch choice for an elementwise variant (version from 1).
+fn elementwise_launch(variant: Variant<u32>) -> Result<ElementwiseLaunch, Error> {
+    let version = ElementwiseVersion::ALL[variant.version as usize - 1];
+    match variant.block {
+        Some(threads) => ElementwiseLaunch::new(version, threads),
+        None => Ok(version.into()),
+    }
+}
+
+/// The int4 version with the variant's block, for the versions whose block
+/// is a launch choice (3 to 5: whole warps); the others keep theirs.
+fn linear_version(variant: Variant<Int4LinearVersion>) -> Int4LinearVersion {
+    use Int4LinearVersion::{V3, V4, V5};
+    match (variant.version, variant.block.map(|threads| threads / 32)) {
+        (V3 { .. }, Some(warps)) => V3 { warps },
+        (V4 { .. }, Some(warps)) => V4 { warps },
+        (V5 { .. }, Some(warps)) => V5 { warps },
+        (version, _) => version,
+    }
+}
+
+/// The case of an elementwise launch over `elements`, named as the library
+/// plans it.
+pub fn elementwise_case(op: Op, elements: usize, variant: Variant<u32>, device: &DeviceInfo) -> crate::Result<Case> {
+    let launch = elementwise_launch(variant)?;
+    let plan = |launch| match (op, variant.dtype) {
+        (Op::AddMulExp, Dtype::F32) => add_mul_exp::plan::<f32>(elements, elements, elements, launch, device),
+        (Op::AddMulExp, Dtype::F16) => add_mul_exp::plan::<f16>(elements, elements, elements, launch, device),
+        (Op::AddMulExp, Dtype::Bf16) => add_mul_exp::plan::<bf16>(elements, elements, elements, launch, device),
+        (Op::QuantizeInt8, Dtype::F32) => quantize_int8::plan::<f32>(elements, elements, launch, device),
+        (Op::QuantizeInt8, Dtype::F16) => quantize_int8::plan::<f16>(elements, elements, launch, device),
+        (Op::QuantizeInt8, Dtype::Bf16) => quantize_int8::plan::<bf16>(elements, elements, launch, device),
+        (Op::Copy | Op::Linear, _) => Ok(None),
+    };
+    let launch = plan(launch)?.ok_or_else(|| format!("{} is not an elementwise case", op.name()))?;
+    Ok(case(op, launch, format!("v{}", variant.version), variant.dtype, Size::Elements(elements)))
+}
+
+/// Whether a sweep's block size applies to the variant's version (3 to 5,
+/// up to their largest block); the versions with a fixed block run once.
+pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
+    use Int4LinearVersion::{V3, V4, V5};
+    match variant.block {
+        None => true,
+        Some(threads) => matches!(variant.version, V3 { .. } | V4 { .. } | V5 { .. }) && threads <= 32 * MAX_WARPS,
+    }
+}
+
+/// The int4 versions that take activations of `dtype`.
+pub fn linear_versions(dtype: Dtype) -> Vec<Int4LinearVersion> {
+    let supported = |version: &Int4LinearVersion| match dtype {
+        Dtype::F32 => version.supports::<f32>(),
+        Dtype::F16 => version.supports::<f16>(),
+        Dtype::Bf16 => version.supports::<bf16>(),
+    };
+    LINEAR_VERSIONS.iter().copied().filter(supported).collect()
+}
+
+/// The case of one int4 linear launch, named as the library plans it.
+pub fn linear_case(shape: LinearShape, variant: Variant<Int4LinearVersion>) -> crate::Result<Case> {
+    let LinearShape { m, n, k, .. } = shape;
+    // Lengths as the shape wants them; address 0 is aligned.
+    let buffers =
+        Int4LinearBuffers { m, x_len: m * k, x_address: 0, qweight_address: 0, bias_len: Some(n), y_len: m * n };
+    let (weights, version) = (shape.weights()?, linear_version(variant));
+    let launch = match variant.dtype {
+        Dtype::F32 => int4_linear::plan_version::<f32>(&weights, &buffers, version),
+        Dtype::F16 => int4_linear::plan_version::<f16>(&weights, &buffers, version),
+        Dtype::Bf16 => int4_linear::plan_version::<bf16>(&weights, &buffers, version),
+    }?;
+    let launch = launch.ok_or("a linear case needs m, n > 0")?;
+    Ok(case(Op::Linear, launch, version_name(variant.version), variant.dtype, Size::Linear(shape)))
+}
+
+fn case(op: Op, launch: Launch, version: String, dtype: Dtype, size: Size) -> Case {
+    Case { op, kernel: launch.kernel, version, dtype, block: Some(launch.config.block[0]), size }
+}
+
+/// `v1`, `v2`, ...
+pub fn version_name(version: Int4LinearVersion) -> String {
+    format!("v{}", version.number())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quant_kernels::Int4Mode;
+
+    const H100: DeviceInfo = DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
+
+    #[test]
+    fn cases_carry_the_planned_kernel_and_block() {
+        let variant = Variant { version: 1, block: None, dtype: Dtype::F32 };
+        let case = elementwise_case(Op::AddMulExp, 1_000_000, variant, &H100).unwrap();
+        assert_eq!((case.kernel, case.version.as_str(), case.block), ("add_mul_exp_f32", "v1", Some(256)));
+        let shape = LinearShape { m: 16, n: 4096, k: 4096, group: 128, mode: Int4Mode::Symmetric };
+        let variant = Variant { version: Int4LinearVersion::V1, block: None, dtype: Dtype::F32 };
+        assert_eq!(linear_case(shape, variant).unwrap().kernel, int4_linear::V1_BATCH_KERNEL);
+    }
+
+    #[test]
+    fn chosen_blocks_reach_the_launch() {
+        let variant = Variant { version: 2, block: Some(128), dtype: Dtype::Bf16 };
+        let case = elementwise_case(Op::QuantizeInt8, 100_000, variant, &H100).unwrap();
+        assert_eq!((case.kernel, case.block), ("quantize_int8_v2_bf16", Some(128)));
+        let shape = LinearShape { m: 1, n: 4096, k: 4096, group: 128, mode: Int4Mode::Symmetric };
+        let variant = Variant { version: Int4LinearVersion::V5 { warps: 8 }, block: Some(128), dtype: Dtype::F16 };
+        let case = linear_case(shape, variant).unwrap();
+        assert_eq!((case.kernel, case.block), ("int4_linear_v5_m8_g128_f16", Some(128)));
+        let variant = Variant { version: 1, block: Some(100), dtype: Dtype::F32 };
+        assert!(elementwise_case(Op::AddMulExp, 100, variant, &H100).is_err());
+    }
+}

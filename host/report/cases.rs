@@ -1,0 +1,128 @@
+//! What the report runs, as data: sizes, shapes, storage types, kernel
+//! versions and the block sizes of the sweep. Adding any of them is one
+//! entry in a list here; a new type, elementwise version or swept block size
+//! also needs its library call in api.rs, the one place the report calls the
+//! kernels.
+
+use crate::api::Variant;
+use crate::model::{Dtype, Op};
+use quant_kernels::Int4Mode;
+use quant_kernels::int4_linear::Int4LinearVersion;
+
+/// The elementwise operations, in report order.
+pub const ELEMENTWISE_OPS: [Op; 2] = [Op::AddMulExp, Op::QuantizeInt8];
+
+/// Elements per elementwise case: from well inside the L2 (100K f32 is
+/// 1.2 MB for add_mul_exp) to 12x past it (50M is 600 MB).
+pub const ELEMENTWISE_SIZES: [usize; 8] =
+    [100_000, 300_000, 500_000, 1_000_000, 5_000_000, 10_000_000, 20_000_000, 50_000_000];
+/// `--quick`: one size in L2, one past it, one far past it.
+pub const QUICK_ELEMENTWISE_SIZES: [usize; 3] = [100_000, 1_000_000, 50_000_000];
+
+/// `(N, K)` of the linear cases: a 7B model's attention and MLP projections
+/// (4096, 11008) and a 70B model's MLP (28672 x 8192).
+pub const LINEAR_SHAPES: [(usize, usize); 5] =
+    [(4096, 4096), (11008, 4096), (4096, 11008), (28672, 8192), (8192, 28672)];
+pub const QUICK_LINEAR_SHAPES: [(usize, usize); 2] = [(4096, 4096), (11008, 4096)];
+/// Activation rows: decode (1) and a small batch (the targets of issue 3;
+/// larger batches are the tensor-core GEMM's, issue 4).
+pub const LINEAR_MS: [usize; 2] = [1, 16];
+pub const QUICK_LINEAR_MS: [usize; 2] = [1, 16];
+pub const LINEAR_MODES: [Int4Mode; 2] = [Int4Mode::Symmetric, Int4Mode::Asymmetric];
+pub const QUICK_LINEAR_MODES: [Int4Mode; 1] = [Int4Mode::Symmetric];
+/// Weights per quantization group.
+pub const LINEAR_GROUP: usize = 128;
+
+/// Storage types of activations and outputs.
+pub const DTYPES: [Dtype; 3] = [Dtype::F32, Dtype::F16, Dtype::Bf16];
+
+/// Elementwise kernel versions, numbered from 1 (naive) up, as in llm.c's
+/// dev/cuda.
+pub const ELEMENTWISE_VERSIONS: [u32; 2] = [1, 2];
+/// The int4 versions: every one the library has.
+pub const LINEAR_VERSIONS: &[Int4LinearVersion] = &Int4LinearVersion::ALL;
+
+/// Threads per block that `--sweep` tries (int4 versions 3 to 5 stop at 512).
+pub const SWEEP_BLOCKS: [u32; 5] = [64, 128, 256, 512, 1024];
+/// The ops whose launch takes a block size, which `--sweep` sweeps (for
+/// int4, versions 3 to 5; the others keep their block).
+pub const BLOCK_SWEPT: &[Op] = &[Op::AddMulExp, Op::QuantizeInt8, Op::Linear];
+
+/// Which cases a run takes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// Fewer sizes and shapes (see the `QUICK_` lists).
+    pub quick: bool,
+    /// Every block size of [`SWEEP_BLOCKS`] where the launch takes one.
+    pub sweep: bool,
+}
+
+impl Selection {
+    pub fn elementwise_sizes(&self) -> &'static [usize] {
+        if self.quick { &QUICK_ELEMENTWISE_SIZES } else { &ELEMENTWISE_SIZES }
+    }
+
+    pub fn linear_shapes(&self) -> &'static [(usize, usize)] {
+        if self.quick { &QUICK_LINEAR_SHAPES } else { &LINEAR_SHAPES }
+    }
+
+    pub fn linear_ms(&self) -> &'static [usize] {
+        if self.quick { &QUICK_LINEAR_MS } else { &LINEAR_MS }
+    }
+
+    pub fn linear_modes(&self) -> &'static [Int4Mode] {
+        if self.quick { &QUICK_LINEAR_MODES } else { &LINEAR_MODES }
+    }
+
+    /// The block sizes for `op`: the library's choice (`None`), or with
+    /// `--sweep` each of [`SWEEP_BLOCKS`] where the launch takes one.
+    pub fn blocks(&self, op: Op) -> Vec<Option<u32>> {
+        if self.sweep && BLOCK_SWEPT.contains(&op) {
+            SWEEP_BLOCKS.iter().map(|&b| Some(b)).collect()
+        } else {
+            vec![None]
+        }
+    }
+
+    /// Every (version, block) of `op` in `dtype`, versions first to last.
+    pub fn variants<V: Copy>(&self, op: Op, versions: &[V], dtype: Dtype) -> Vec<Variant<V>> {
+        let blocks = self.blocks(op);
+        versions
+            .iter()
+            .flat_map(|&version| blocks.iter().map(move |&block| Variant { version, block, dtype }))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_straddle_the_l2() {
+        // An H100's L2 is 50 MB; add_mul_exp moves 12 bytes an element.
+        let l2 = 50 << 20;
+        for sizes in [&ELEMENTWISE_SIZES[..], &QUICK_ELEMENTWISE_SIZES[..]] {
+            assert!(sizes.iter().any(|&n| 12 * n < l2) && sizes.iter().any(|&n| 12 * n > 2 * l2));
+        }
+    }
+
+    #[test]
+    fn every_int4_version_is_run() {
+        let variants = Selection::default().variants(Op::Linear, LINEAR_VERSIONS, Dtype::F32);
+        assert_eq!(variants.len(), Int4LinearVersion::ALL.len());
+    }
+
+    #[test]
+    fn sweep_only_where_the_launch_takes_a_block() {
+        let sweep = Selection { quick: false, sweep: true };
+        for op in [Op::Copy, Op::AddMulExp, Op::QuantizeInt8, Op::Linear] {
+            let blocks = sweep.blocks(op);
+            if BLOCK_SWEPT.contains(&op) {
+                assert_eq!(blocks.len(), SWEEP_BLOCKS.len());
+            } else {
+                assert_eq!(blocks, [None]);
+            }
+        }
+    }
+}

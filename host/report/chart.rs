@@ -1,0 +1,343 @@
+//! The report as a PNG: on top, each elementwise kernel's achieved
+//! bandwidth as a fraction of the device copy's against the number of
+//! elements (log scale), with the L2 capacity marked; below, one panel per
+//! M with the int4 linear layer's fraction per weight shape and version,
+//! each bar labelled with its time. Every figure is cold and graph-timed.
+//!
+//! Text is drawn by plotters' pure-Rust `ab_glyph` backend from the font in
+//! `font/` (a subset of DejaVu Sans, see `font/LICENSE`): no system font
+//! libraries are needed.
+
+use crate::model::{Op, Report, Row, Size, count, mode_name};
+use crate::table::micros;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{FontStyle, register_font};
+use std::path::Path;
+use std::sync::Once;
+
+const WIDTH: u32 = 1600;
+const HEIGHT: u32 = 1150;
+const FONT: &str = "sans-serif";
+/// Distinct series colours (Tableau 10).
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
+
+/// Draws the chart of `report` into the PNG file `path`.
+pub fn draw(report: &Report, path: &Path) -> crate::Result<()> {
+    static FONT_ONCE: Once = Once::new();
+    FONT_ONCE.call_once(|| {
+        let bytes = include_bytes!("font/DejaVuSans-subset.ttf");
+        if register_font(FONT, FontStyle::Normal, bytes).is_err() {
+            eprintln!("the chart's font did not load: text will be missing");
+        }
+    });
+    let root = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (title, body) = root.split_vertically(78);
+    heading(&title, report)?;
+    let (top, bottom) = body.split_vertically((HEIGHT - 78) / 2);
+    elementwise(&top.margin(5, 10, 10, 25), report)?;
+    let ms = linear_ms(report);
+    if ms.is_empty() {
+        empty(&bottom, "no int4 linear rows")?;
+    } else {
+        for (area, &m) in bottom.split_evenly((1, ms.len())).iter().zip(&ms) {
+            linear(&area.margin(5, 10, 10, 10), report, m)?;
+        }
+    }
+    root.present()?;
+    Ok(())
+}
+
+fn heading(area: &Area, report: &Report) -> crate::Result<()> {
+    let cpu = report.rows.iter().any(|r| r.timing.cpu.is_some());
+    let copy = match (report.copy_bandwidth(), cpu) {
+        (Some(b), false) => format!("100% = the device-to-device copy, {:.0} GB/s (bytes read + written)", b / 1e9),
+        (Some(b), true) => format!("100% = a host memcpy, {:.0} GB/s (bytes read + written)", b / 1e9),
+        (None, _) => "no copy measured: bandwidth in GB/s".into(),
+    };
+    let method = if cpu {
+        "CPU reference on the host clock (no GPU)"
+    } else {
+        "cold: buffer sets rotated over > 2x L2; timed as CUDA-graph replays"
+    };
+    area.draw_text(
+        &format!("quant-kernels on {}, {}", report.device, report.date),
+        &(FONT, 26).into_font().color(&BLACK),
+        (20, 10),
+    )?;
+    area.draw_text(&format!("{method}; {copy}"), &(FONT, 18).into_font().color(&RGBColor(70, 70, 70)), (20, 46))?;
+    Ok(())
+}
+
+fn empty(area: &Area, message: &str) -> crate::Result<()> {
+    area.draw_text(message, &(FONT, 18).into_font().color(&BLACK), (40, 40))?;
+    Ok(())
+}
+
+/// What the y axes show for a row: % of the copy bandwidth, or GB/s when no
+/// copy was measured.
+fn metric(report: &Report, row: &Row) -> Option<f64> {
+    match report.copy_fraction(row) {
+        Some(fraction) => Some(100.0 * fraction),
+        None if report.copy_bandwidth().is_none() => row.bandwidth().map(|b| b / 1e9),
+        None => None,
+    }
+}
+
+/// Which figures the chart shows.
+fn figures(report: &Report) -> &'static str {
+    if report.rows.iter().any(|r| r.timing.cpu.is_some()) { "CPU reference" } else { "cold" }
+}
+
+fn y_description(report: &Report) -> &'static str {
+    if report.copy_bandwidth().is_some() { "% of copy bandwidth" } else { "GB/s" }
+}
+
+/// A row's series: everything but its size.
+fn series_label(row: &Row) -> String {
+    let case = &row.case;
+    let block = case.block.map(|b| format!(" b{b}")).unwrap_or_default();
+    match case.op {
+        Op::Linear => format!("{} {}{block}", case.version, case.dtype.name()),
+        // GPU kernels carry the op in their name; the CPU reference does not.
+        op if case.kernel.starts_with(op.name()) => format!("{} {}{block}", case.kernel, case.version),
+        op => format!("{} ({} {}){block}", op.name(), case.kernel, case.version),
+    }
+}
+
+/// Labels in first-seen order.
+fn distinct<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut seen = Vec::new();
+    for item in items {
+        if !seen.contains(&item) {
+            seen.push(item);
+        }
+    }
+    seen
+}
+
+/// `100K`, `1M`, `2.5M`: an axis position in elements.
+fn short(x: f64) -> String {
+    let rounded = x.round() as usize;
+    if rounded >= 1000 && (x - rounded as f64).abs() < 1e-6 * x {
+        let label = count(rounded);
+        if label.len() <= 5 {
+            return label;
+        }
+    }
+    match x {
+        x if x >= 1e6 => format!("{}M", (x / 1e5).round() / 10.0),
+        x if x >= 1e3 => format!("{}K", (x / 1e2).round() / 10.0),
+        x => format!("{x:.0}"),
+    }
+}
+
+fn elementwise(area: &Area, report: &Report) -> crate::Result<()> {
+    let rows: Vec<&Row> = report
+        .rows
+        .iter()
+        .filter(|r| matches!(r.case.op, Op::AddMulExp | Op::QuantizeInt8) && metric(report, r).is_some())
+        .collect();
+    if rows.is_empty() {
+        return empty(area, "no elementwise rows");
+    }
+    let elements = |row: &Row| match row.case.size {
+        Size::Elements(n) => n as f64,
+        Size::Linear(_) => 0.0,
+    };
+    let (low, high) = rows.iter().fold((f64::MAX, 0.0f64), |(lo, hi), r| (lo.min(elements(r)), hi.max(elements(r))));
+    let top = rows.iter().filter_map(|r| metric(report, r)).fold(0.0, f64::max);
+    let y_max = if report.copy_bandwidth().is_some() { (top * 1.1).max(110.0) } else { top * 1.15 };
+    let mut chart = ChartBuilder::on(area)
+        .caption(format!("Elementwise kernels: achieved bandwidth ({}) against size", figures(report)), (FONT, 22))
+        .x_label_area_size(52)
+        .y_label_area_size(70)
+        .margin_right(20)
+        .build_cartesian_2d((low / 1.4..high * 1.4).log_scale(), 0.0..y_max)?;
+    chart
+        .configure_mesh()
+        .x_desc("elements (log scale)")
+        .y_desc(y_description(report))
+        .x_label_formatter(&|x| short(*x))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style((FONT, 16))
+        .axis_desc_style((FONT, 17))
+        .light_line_style(WHITE.mix(0.0))
+        .bold_line_style(BLACK.mix(0.12))
+        .draw()?;
+    if report.copy_bandwidth().is_some() {
+        let ceiling =
+            DashedLineSeries::new([(low / 1.4, 100.0), (high * 1.4, 100.0)], 6, 4, BLACK.mix(0.5).stroke_width(1));
+        chart.draw_series(ceiling)?;
+    }
+    // Where each op's data stops fitting in L2.
+    if let Some(l2) = report.l2_bytes {
+        for op in distinct(rows.iter().map(|r| r.case.op)) {
+            let Some(row) = rows.iter().find(|r| r.case.op == op) else { continue };
+            let x = l2 as f64 * elements(row) / row.case.bytes() as f64;
+            if !(low / 1.4..high * 1.4).contains(&x) {
+                continue;
+            }
+            let grey = RGBColor(110, 110, 110);
+            chart.draw_series(DashedLineSeries::new([(x, 0.0), (x, y_max)], 5, 5, grey.stroke_width(1)))?;
+            // Along the line, low on the plot where the curves have risen.
+            let note = format!("L2 ({} MB): {}", l2 >> 20, op.name());
+            let style = (FONT, 15).into_font().transform(FontTransform::Rotate270).color(&grey);
+            chart.draw_series([Text::new(note, (x / 1.09, y_max * 0.03), style)])?;
+        }
+    }
+    for (i, label) in distinct(rows.iter().map(|r| series_label(r))).into_iter().enumerate() {
+        let color = PALETTE[i % PALETTE.len()];
+        let mut points: Vec<(f64, f64)> = rows
+            .iter()
+            .filter(|r| series_label(r) == label)
+            .filter_map(|r| Some((elements(r), metric(report, r)?)))
+            .collect();
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        chart.draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))?;
+        chart
+            .draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], color.stroke_width(3)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font((FONT, 16))
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK.mix(0.3))
+        .draw()?;
+    Ok(())
+}
+
+/// The Ms of the linear rows, ascending.
+fn linear_ms(report: &Report) -> Vec<usize> {
+    let mut ms = distinct(report.rows.iter().filter_map(|r| match r.case.size {
+        Size::Linear(s) => Some(s.m),
+        Size::Elements(_) => None,
+    }));
+    ms.sort_unstable();
+    ms
+}
+
+fn linear(area: &Area, report: &Report, m: usize) -> crate::Result<()> {
+    let shape = |row: &Row| match row.case.size {
+        Size::Linear(s) => Some(s),
+        Size::Elements(_) => None,
+    };
+    // One weight format a panel: the first mode and group measured.
+    let Some(first) = report.rows.iter().filter_map(shape).find(|s| s.m == m) else {
+        return empty(area, "no rows");
+    };
+    let rows: Vec<&Row> = report
+        .rows
+        .iter()
+        .filter(|r| shape(r).is_some_and(|s| s.m == m && s.mode == first.mode && s.group == first.group))
+        .filter(|r| metric(report, r).is_some())
+        .collect();
+    let shapes = distinct(rows.iter().filter_map(|r| shape(r).map(|s| (s.n, s.k))));
+    let series = distinct(rows.iter().map(|r| series_label(r)));
+    let top = rows.iter().filter_map(|r| metric(report, r)).fold(0.0, f64::max);
+    // Headroom for the time labels and the legend.
+    let y_max = (top * 1.4).max(if report.copy_bandwidth().is_some() { 10.0 } else { 1.0 });
+    let caption = format!("int4 linear, M = {m} ({}, G = {}): {}", mode_name(first.mode), first.group, figures(report));
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, (FONT, 20))
+        .x_label_area_size(52)
+        .y_label_area_size(62)
+        .build_cartesian_2d(-0.5..shapes.len() as f64 - 0.5, 0.0..y_max)?;
+    let names: Vec<String> = shapes.iter().map(|(n, k)| format!("{n}x{k}")).collect();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(shapes.len().max(2))
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            let on_shape = (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len();
+            if on_shape { names[i as usize].clone() } else { String::new() }
+        })
+        .x_desc("N x K (output x input features), µs above each bar")
+        .y_desc(y_description(report))
+        .y_label_formatter(&|y| if y_max < 20.0 { format!("{y:.1}") } else { format!("{y:.0}") })
+        .label_style((FONT, 14))
+        .axis_desc_style((FONT, 16))
+        .light_line_style(WHITE.mix(0.0))
+        .bold_line_style(BLACK.mix(0.12))
+        .draw()?;
+    let width = 0.8 / series.len().max(1) as f64;
+    for (j, label) in series.iter().enumerate() {
+        let color = PALETTE[j % PALETTE.len()];
+        let bars: Vec<(f64, f64, String)> = rows
+            .iter()
+            .filter(|r| &series_label(r) == label)
+            .filter_map(|r| {
+                let s = shape(r)?;
+                let i = shapes.iter().position(|&nk| nk == (s.n, s.k))? as f64;
+                let time = micros(r.timing.cold()?.median);
+                Some((i - 0.4 + j as f64 * width, metric(report, r)?, time))
+            })
+            .collect();
+        chart
+            .draw_series(
+                bars.iter().map(|(x, y, _)| Rectangle::new([(*x, 0.0), (*x + width * 0.92, *y)], color.filled())),
+            )?
+            .label(label.clone())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+        let style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
+        chart.draw_series(
+            bars.iter()
+                .map(|(x, y, time)| Text::new(time.clone(), (*x + width * 0.46, *y + y_max * 0.01), style.clone())),
+        )?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font((FONT, 15))
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK.mix(0.3))
+        .draw()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::tests::sample_report;
+
+    /// Draws the fabricated report. `CHART_OUT=path.png` keeps the picture
+    /// for a look; otherwise it goes to the temporary folder.
+    #[test]
+    fn draws_a_png() {
+        let path = std::env::var_os("CHART_OUT")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::env::temp_dir().join(format!("quant-kernels-chart-{}.png", std::process::id())));
+        draw(&sample_report(), &path).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        if std::env::var_os("CHART_OUT").is_none() {
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+
+    #[test]
+    fn axis_labels() {
+        assert_eq!(short(100_000.0), "100K");
+        assert_eq!(short(1e6), "1M");
+        assert_eq!(short(4_369_066.7), "4.4M");
+    }
+}

@@ -1,0 +1,138 @@
+//! The report as JSON, the file `scripts/compare.py` reads beside the
+//! PyTorch peers' (which write the same row shape, with `impl` in place of
+//! `kernel` and `version`). Times are in microseconds a call; a figure is
+//! `{"median", "min", "max"}` or null where it was not taken.
+//!
+//! ```text
+//! {"source": "quant-kernels", "device", "date" (UTC), "compute_capability": "9.0", "ptx_target": "sm_90",
+//!  "copy_bandwidth_gbs", "l2_bytes", ..., "rows": [{
+//!    "op": "copy" | "add_mul_exp" | "quantize_int8" | "linear", "kernel" (PTX name), "version": "v1", "dtype",
+//!    "elements" | null, "m", "n", "k", "group", "mode": "sym" | "asym" | null, "block" | null,
+//!    "bytes", "flops", "fits_l2",
+//!    "cold_us" (the headline: graph where captured, else stream), "hot_us" (likewise, null unless in L2),
+//!    "graph_us" (cold, graph), "stream_us" (cold, stream), "stream_hot_us", "enqueue_us" (host, per call),
+//!    "cold_method": "graph" | "stream" | "cpu", "launches", "gbs", "copy_fraction", "error" (the check), "ok"}]}
+//! ```
+
+use crate::model::{Report, Row, Size, Stats, mode_name};
+use serde_json::{Value, json};
+
+/// The whole report.
+pub fn to_json(report: &Report) -> Value {
+    json!({
+        "source": "quant-kernels",
+        "device": report.device,
+        "date": report.date,
+        "compute_capability": report.compute_capability.map(|(major, minor)| format!("{major}.{minor}")),
+        "ptx_target": report.ptx_target,
+        "copy_bandwidth_gbs": report.copy_bandwidth().map(|b| b / 1e9),
+        "l2_bytes": report.l2_bytes,
+        "multiprocessors": report.multiprocessors,
+        "driver": report.driver,
+        "seed": report.seed,
+        "samples": report.samples,
+        "timing": "per call, microseconds: median and range over the samples; a sample spans `launches` \
+                   back-to-back launches between two CUDA events. cold: buffer sets rotating over > 2x L2; \
+                   hot: one set, only where the data fits in L2. graph: replays of a CUDA graph of the launches \
+                   (the kernel's own time); stream: the launches issued from the host. enqueue: host time to \
+                   issue one launch. gbs and copy_fraction use cold_us.",
+        "rows": report.rows.iter().map(|row| row_json(report, row)).collect::<Vec<_>>(),
+    })
+}
+
+fn row_json(report: &Report, row: &Row) -> Value {
+    let case = &row.case;
+    let (elements, linear) = match case.size {
+        Size::Elements(n) => (Some(n), None),
+        Size::Linear(shape) => (None, Some(shape)),
+    };
+    let t = &row.timing;
+    json!({
+        "op": case.op.name(),
+        "kernel": case.kernel,
+        "version": case.version,
+        "dtype": case.dtype.name(),
+        "elements": elements,
+        "m": linear.map(|s| s.m),
+        "n": linear.map(|s| s.n),
+        "k": linear.map(|s| s.k),
+        "group": linear.map(|s| s.group),
+        "mode": linear.map(|s| mode_name(s.mode)),
+        "block": case.block,
+        "bytes": case.bytes(),
+        "flops": case.flops(),
+        "fits_l2": row.fits_l2,
+        "cold_us": micros(t.cold()),
+        "hot_us": micros(t.hot()),
+        "graph_us": micros(t.graph_cold),
+        "stream_us": micros(t.stream_cold),
+        "stream_hot_us": micros(t.stream_hot),
+        "enqueue_us": t.enqueue.map(|s| s * 1e6),
+        "cold_method": t.cold_method(),
+        "launches": (t.launches > 0).then_some(t.launches),
+        "gbs": row.bandwidth().map(|b| b / 1e9),
+        "copy_fraction": report.copy_fraction(row),
+        "graph_error": t.graph_error,
+        "error": row.check,
+        "ok": row.ok,
+    })
+}
+
+fn micros(stats: Option<Stats>) -> Value {
+    stats.map_or(Value::Null, |s| json!({"median": s.median * 1e6, "min": s.min * 1e6, "max": s.max * 1e6}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::tests::sample_report;
+
+    #[test]
+    fn the_schema_compare_py_reads() {
+        let report = sample_report();
+        let value: Value = serde_json::from_str(&to_json(&report).to_string()).unwrap();
+        assert_eq!(value["source"], "quant-kernels");
+        assert_eq!(value["compute_capability"], "9.0");
+        assert_eq!(value["ptx_target"], "sm_90");
+        assert!((value["copy_bandwidth_gbs"].as_f64().unwrap() - 3000.0).abs() < 1e-6);
+        let rows = value["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), report.rows.len());
+        let keys = [
+            "op",
+            "kernel",
+            "version",
+            "dtype",
+            "elements",
+            "m",
+            "n",
+            "k",
+            "group",
+            "mode",
+            "block",
+            "bytes",
+            "flops",
+            "fits_l2",
+            "cold_us",
+            "hot_us",
+            "graph_us",
+            "stream_us",
+            "enqueue_us",
+            "error",
+            "ok",
+        ];
+        for row in rows {
+            for key in keys {
+                assert!(row.get(key).is_some(), "{key} missing from {row}");
+            }
+            assert!(row["cold_us"]["median"].as_f64().unwrap() > 0.0);
+        }
+        let add = rows.iter().find(|r| r["op"] == "add_mul_exp").unwrap();
+        assert_eq!((add["elements"].as_u64(), add["m"].is_null(), add["mode"].is_null()), (Some(100_000), true, true));
+        let linear = rows.iter().find(|r| r["op"] == "linear").unwrap();
+        assert_eq!(
+            (linear["m"].as_u64(), linear["mode"].as_str(), linear["group"].as_u64()),
+            (Some(1), Some("sym"), Some(128))
+        );
+        assert!(linear["elements"].is_null());
+    }
+}
