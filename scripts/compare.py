@@ -10,7 +10,7 @@ and with --markdown also writes:
 - one table per elementwise op: for each size, our fastest kernel (several
   versions or block sizes may be timed; the fastest cold median is kept and
   named), torch eager and torch.compile, the ratio compile / ours, and each
-  side's bandwidth as a share of its own file's copy bandwidth. f32 rows for
+  side's bandwidth as a share of our run's copy bandwidth. f32 rows for
   every size either side has; f16 and bf16 rows where both sides have them;
 - the linear table: for each (N, K, M), our fastest int4 kernel (groups of
   128 where timed), torch's int4 kernel, F.linear in f16, bf16 and f32, the
@@ -117,7 +117,7 @@ def header_lines(ours, torch):
         "",
         (
             "Cold median per call (µs). Ratios above 1: ours faster. % copy: bandwidth (minimum bytes / time) "
-            "over the same file's copy bandwidth."
+            "over our run's copy bandwidth (both sides; the same device and sitting)."
         ),
     ]
     return lines
@@ -150,7 +150,7 @@ def elementwise_lines(ours, torch, op):
                 us(compiled),
                 ratio(compiled, best),
                 percent(share_of_copy(best, ours.get("copy_bandwidth_gbs"))),
-                percent(share_of_copy(compiled, torch.get("copy_bandwidth_gbs"))),
+                percent(share_of_copy(compiled, ours.get("copy_bandwidth_gbs"))),
             ]
         )
     header = ["dtype", "elements", "ours", "our kernel", "torch eager", "torch.compile", "compile / ours"]

@@ -6,11 +6,11 @@
 
 use crate::cases::LINEAR_VERSIONS;
 use crate::model::{Case, Dtype, LinearShape, Op, Size};
+use quant_kernels::abi::int4_linear::v3::MAX_WARPS;
 use quant_kernels::cust::memory::{DeviceCopy, DeviceSlice};
+use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{self, DeviceInt4Linear, Int4LinearBuffers, Int4LinearVersion};
 use quant_kernels::launch::{DeviceInfo, Launch};
-use quant_kernels::abi::int4_linear::v3::MAX_WARPS;
-use quant_kernels::half::{bf16, f16};
 use quant_kernels::{
     ElementwiseLaunch, ElementwiseVersion, Error, Float, Int8Params, Kernels, add_mul_exp, quantize_int8,
 };

@@ -9,9 +9,9 @@ use crate::model::{Case, Dtype, LinearShape, Op, Report, Row, Size, Timing, utc_
 use crate::timing::{SAMPLES, Timer};
 use crate::workloads::{AddMulExp, Linear, LinearInputs, MemCopy, QuantizeInt8, Workload};
 use quant_kernels::check::Rng;
-use quant_kernels::half::{bf16, f16};
 use quant_kernels::cust::CudaApiVersion;
 use quant_kernels::cust::device::{Device, DeviceAttribute};
+use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::Int4LinearVersion;
 use quant_kernels::{Int4Weights, Int8Params, Kernels, reference};
 use std::time::Instant;
@@ -131,7 +131,9 @@ impl Runner<'_, '_> {
         let (first, sets) = (cases[0].0, self.sets(cases[0].1.bytes()));
         match op {
             Op::AddMulExp => {
-                let (x, y) = (rng.normals(n, 1.0), rng.normals(n, 1.0));
+                // sigma 0.5: exp(2 (x + y)) stays inside f16's range (about
+                // 6e-5 to 65504) over 50M draws, so every type checks finite results.
+                let (x, y) = (rng.normals(n, 0.5), rng.normals(n, 0.5));
                 let mut workload = AddMulExp::<T>::new(self.kernels, first, &x, &y, sets)?;
                 self.run_variants(cases, sets, &mut workload, |w, v| w.variant = v);
             }

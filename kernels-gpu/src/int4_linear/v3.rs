@@ -29,9 +29,10 @@
 //! 128 columns, aligned), so each lane needs one scale and zero point per
 //! row and step. Products and sums are f32 in the tensor cores.
 //!
-//! The block's warps split the steps of `K` (warp `w` takes steps `w, w +
-//! warps, ...`, `STEPS_IN_FLIGHT` at a time, every load issued before the
-//! first MMA) and add their partial tiles through shared memory. Any number
+//! The block's warps split the steps of `K` (warp `w` takes the
+//! `STEPS_IN_FLIGHT` consecutive steps from `STEPS_IN_FLIGHT * w`, then from
+//! `STEPS_IN_FLIGHT * (w + warps)`, ..., every load issued before the first
+//! MMA) and add their partial tiles through shared memory. Any number
 //! of warps from 1 to 16 works (the block size is a launch choice).
 
 use super::GroupParams;
@@ -92,13 +93,15 @@ unsafe fn linear_v3<T: MmaHalf, const N_TILES: usize>(
         });
         let mut acc = [[0.0f32; 4]; N_TILES];
 
-        let mut step = warp;
+        // Warp w takes the F consecutive steps from F w, then from F (w +
+        // warps), ...: its loads of a row cover 64 F contiguous bytes.
+        let mut step = warp * F;
         while step < steps {
             // Lane t's chunk of each step in flight, if inside the row (the
             // last step of a row may be partial; steps past the end are
             // skipped below, by the whole warp at once).
             let chunk: [Option<usize>; F] = from_fn(|u| {
-                let c = (step + warps * u) * 4 + t;
+                let c = (step + u) * 4 + t;
                 (c < chunks_per_row).then_some(c)
             });
             let codes: [[[u32; 4]; 2]; F] = from_fn(|u| {
@@ -122,7 +125,7 @@ unsafe fn linear_v3<T: MmaHalf, const N_TILES: usize>(
                 unsafe { RowParams::of_rows::<T>(&groups, rows, chunk[u].unwrap_or(0) * 32) }
             });
             for u in 0..F {
-                if step + warps * u >= steps {
+                if step + u >= steps {
                     break;
                 }
                 mma_step::<T, N_TILES>(&mut acc, &codes[u], &activations[u], &params[u]);

@@ -168,15 +168,18 @@ unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize>(
         };
 
         let mut acc = [[0.0f32; 4]; N_TILES];
-        let mut step = warp;
+        // As in version 3: F consecutive steps a time per warp.
+        let mut step = warp * F;
         while step < steps {
             // Issue every load of the F steps before using any; a step past
             // the end loads nothing (zeros) and is skipped by the whole warp.
-            let batch: [Step<N_TILES>; F] = from_fn(|u| load(step + warps * u));
-            for (u, loaded) in batch.iter().enumerate() {
-                if step + warps * u >= steps {
-                    break;
+            let batch: [Step<N_TILES>; F] = from_fn(|u| load(step + u));
+            for u in 0..F {
+                // (The whole warp skips a step past the end.)
+                if step + u >= steps {
+                    continue;
                 }
+                let loaded = &batch[u];
                 for q in 0..groups_per_step {
                     let mut products = [[0.0f32; 4]; N_TILES];
                     let mut sums = [[0.0f32; 4]; N_TILES];
