@@ -88,7 +88,10 @@ impl Int4LinearVersion {
         match T::NAME {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
-            _ => Self::V5 { warps: v3::DEFAULT_WARPS },
+            // Measured on the H100 (docs/PERF.md): v5 up to one MMA tile of
+            // activation rows, v3 (fewer MMAs per weight) past it.
+            _ if m <= v3::M_PER_TILE => Self::V5 { warps: v3::DEFAULT_WARPS },
+            _ => Self::V3 { warps: v3::DEFAULT_WARPS },
         }
     }
 

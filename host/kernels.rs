@@ -8,7 +8,7 @@ use crate::ptx::{self, PtxTarget};
 use cust::context::{Context, CurrentContext};
 use cust::device::{Device, DeviceAttribute};
 use cust::error::CudaError;
-use cust::function::Function;
+use cust::function::{Function, FunctionAttribute};
 use cust::memory::{CopyDestination, DeviceBuffer, DeviceCopy, DeviceSlice};
 use cust::module::Module;
 use cust::stream::{Stream, StreamFlags};
@@ -24,7 +24,7 @@ use std::ffi::c_void;
 pub struct Kernels {
     // Field order is drop order: the functions before their module, the
     // module and stream before the context.
-    functions: Vec<(&'static str, Function<'static>)>,
+    functions: Vec<LoadedKernel>,
     module: Module,
     stream: Stream,
     info: DeviceInfo,
@@ -69,10 +69,13 @@ impl Kernels {
             .map(|&name| {
                 let function = module.get_function(name)?;
                 allow_all_shared_memory(&function, max_shared)?;
+                // What the compiled kernel's registers allow, at most 1024.
+                let max_threads = function.get_attribute(FunctionAttribute::MaxThreadsPerBlock)? as u32;
                 // SAFETY: a `Function` is a driver handle whose lifetime only
                 // ties it to its module; the module is a field of the same
                 // handle, dropped after `functions` and never replaced.
-                Ok((name, unsafe { std::mem::transmute::<Function<'_>, Function<'static>>(function) }))
+                let function = unsafe { std::mem::transmute::<Function<'_>, Function<'static>>(function) };
+                Ok(LoadedKernel { name, function, max_threads })
             })
             .collect::<Result<_, CudaError>>()?;
         // A blocking stream: ordered with the legacy default stream, on which
@@ -136,19 +139,21 @@ impl Kernels {
     }
 
     /// Enqueues `launch` on `stream`. `args` holds one pointer to each kernel
-    /// argument, in the order the kernel's plan function documents.
+    /// argument, in the order the kernel's plan function documents. A block
+    /// larger than the compiled kernel allows is [`Error::InvalidBlockThreads`],
+    /// before anything is enqueued.
     ///
     /// # Safety
     /// The arguments must match the kernel's parameter list in number, order
     /// and type, and the buffers they point to must hold what the plan checked.
     pub(crate) unsafe fn launch(&self, launch: &Launch, stream: &Stream, args: &[*mut c_void]) -> Result<(), Error> {
         self.make_current()?;
-        let function = self
-            .functions
-            .iter()
-            .find(|(name, _)| *name == launch.kernel)
-            .map(|(_, function)| function)
-            .ok_or(Error::Cuda(CudaError::NotFound))?;
+        let kernel = self.functions.iter().find(|k| k.name == launch.kernel).ok_or(Error::Cuda(CudaError::NotFound))?;
+        let threads = launch.config.block.iter().product::<u32>();
+        if threads > kernel.max_threads {
+            return Err(Error::InvalidBlockThreads { threads, max: kernel.max_threads });
+        }
+        let function = &kernel.function;
         let c = &launch.config;
         let (grid, block) = ((c.grid[0], c.grid[1], c.grid[2]), (c.block[0], c.block[1], c.block[2]));
         // SAFETY: the function belongs to the loaded module, and the caller
@@ -165,6 +170,14 @@ impl Drop for Kernels {
     fn drop(&mut self) {
         let _ = self.make_current();
     }
+}
+
+/// A kernel of the loaded module, with the largest block it can be
+/// launched with (its registers decide, besides the hardware's 1024).
+struct LoadedKernel {
+    name: &'static str,
+    function: Function<'static>,
+    max_threads: u32,
 }
 
 /// Lets `function` be launched with up to `bytes` of dynamic shared memory

@@ -40,7 +40,9 @@ sanitize() {
         synccheck:int4_linear synccheck:raw_launch; do
         tool=${run%%:*} test=tests/${run#*:}
         echo "-- $tool $(basename "$test")"
-        timeout 240 compute-sanitizer --tool "$tool" --error-exitcode 99 "$test" --skip huge --skip cpu:: --test-threads=1 \
+        # failed_capture provokes driver errors on purpose, which memcheck counts.
+        timeout 240 compute-sanitizer --tool "$tool" --error-exitcode 99 "$test" --skip huge --skip cpu:: \
+            --skip failed_capture --test-threads=1 \
             >"$scratch" 2>&1 || { echo "exit status $? (124: timed out)"; rc=1; }
         grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test result|FAILED|^========= [A-Z]" "$scratch" | head -40
     done
