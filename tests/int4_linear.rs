@@ -170,7 +170,7 @@ fn scaled_activation_mass(weights: &Int4Weights, x: &[f32], m: usize) -> Vec<f64
     for row in 0..m {
         for col in 0..n {
             mass[row * n + col] =
-                (0..k).map(|i| weights.scale(col, i / group_size).to_f64() * (x[row * k + i] as f64).abs()).sum();
+                (0..k).map(|i| weights.scale(col, i / group_size).to_f64().abs() * (x[row * k + i] as f64).abs()).sum();
         }
     }
     mass

@@ -180,4 +180,13 @@ pub mod int4_linear {
             if rings > partials { rings } else { partials }
         }
     }
+
+    /// Version 5, `int4_linear_v5_m{8,16}_g{32,64,128}_{f16,bf16}`: version
+    /// 3's tiles and launch shape (`v3`), the scales applied per group to
+    /// f32 accumulators, and L2 prefetches ahead of the loads.
+    pub mod v5 {
+        /// How many of a warp's batches (`v3::STEPS_IN_FLIGHT` steps each)
+        /// ahead of its loads it asks the L2 to fetch its codes.
+        pub const PREFETCH_BATCHES: usize = 2;
+    }
 }

@@ -468,3 +468,15 @@ pub fn for_each_vector_batch<const CHUNKS: usize, L: Copy, R: Copy>(
         start += tiles.step * tile;
     }
 }
+
+/// Asks the L2 to fetch the cache line holding `pointer` (`prefetch.global.L2`):
+/// the DRAM read starts now, without a register waiting for it.
+///
+/// # Safety
+/// `pointer` is a valid global address (the prefetch itself never faults
+/// the kernel, but an address outside any allocation is not allowed).
+#[inline(always)]
+pub unsafe fn prefetch_l2<T>(pointer: *const T) {
+    // SAFETY: the caller guarantees the address.
+    unsafe { asm!("prefetch.global.L2 [{p}];", p = in(reg64) pointer) };
+}

@@ -24,12 +24,13 @@
 
 use super::GroupParams;
 use super::mma_tile::{Epilogue, entry_points};
-use crate::device::{Vec4, block_dim_x, block_idx_x, block_idx_y, grid_dim_y, lane_id, warp_id};
+use crate::device::{Vec4, block_dim_x, block_idx_x, block_idx_y, grid_dim_y, lane_id, prefetch_l2, warp_id};
 use crate::float::Bf16;
 use crate::mma::{MmaHalf, splat2};
 use core::array::from_fn;
 use core::f32::math::mul_add as fma;
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK, STEP_K, STEPS_IN_FLIGHT};
+use quant_kernels_abi::int4_linear::v5::PREFETCH_BATCHES;
 
 entry_points! {
     linear_v5:
@@ -173,6 +174,16 @@ unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize>(
         while step < steps {
             // Issue every load of the F steps before using any; a step past
             // the end loads nothing (zeros) and is skipped by the whole warp.
+            // The L2 fetches this warp's codes PREFETCH_BATCHES batches ahead:
+            // the DRAM reads start early without holding registers, and the
+            // loads of that batch then wait on the L2. Lanes t = 0, 1 take
+            // rows g, g + 8 of its first step, t = 2, 3 of its second.
+            let ahead = step + PREFETCH_BATCHES * warps * F + t / 2;
+            if ahead < steps {
+                let row = if t % 2 == 0 { rows[0] } else { rows[1] };
+                // SAFETY: the step's first column is below k, in row `row` < n.
+                unsafe { prefetch_l2(qweight.add(row * words_per_row + ahead * STEP_K / 8)) };
+            }
             let batch: [Step<N_TILES>; F] = from_fn(|u| load(step + u));
             for u in 0..F {
                 // (The whole warp skips a step past the end.)
