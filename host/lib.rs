@@ -15,7 +15,7 @@
 //! holds the PTX for each target ([`ptx`]), each kernel's name, argument list
 //! and launch geometry (the `plan` function of each kernel module), the packed
 //! weight format and its quantizer ([`Int4Weights`]), and the CPU reference
-//! ([`reference`]). An engine built on another driver wrapper (cudarc, say)
+//! ([`reference`](mod@reference)). An engine built on another driver wrapper (cudarc, say)
 //! launches the same PTX on its own stream from these.
 //!
 //! With `cuda` (the default), [`Kernels`] owns the device's primary context

@@ -201,15 +201,20 @@ fn elementwise(area: &Area, report: &Report) -> crate::Result<()> {
             chart.draw_series([Text::new(note, (x / 1.09, y_max * 0.03), style)])?;
         }
     }
-    for (i, label) in distinct(rows.iter().map(|r| series_label(r))).into_iter().enumerate() {
-        let color = PALETTE[i % PALETTE.len()];
-        let mut points: Vec<(f64, f64)> = rows
-            .iter()
-            .filter(|r| series_label(r) == label)
-            .filter_map(|r| Some((elements(r), metric(report, r)?)))
-            .collect();
+    // One color per op and type; version 1 dashed, later versions solid.
+    let kinds = distinct(rows.iter().map(|r| (r.case.op, r.case.dtype)));
+    for label in distinct(rows.iter().map(|r| series_label(r))) {
+        let series: Vec<&Row> = rows.iter().copied().filter(|r| series_label(r) == label).collect();
+        let kind = kinds.iter().position(|&k| k == (series[0].case.op, series[0].case.dtype)).unwrap_or(0);
+        let color = PALETTE[kind % PALETTE.len()];
+        let mut points: Vec<(f64, f64)> =
+            series.iter().filter_map(|r| Some((elements(r), metric(report, r)?))).collect();
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        chart.draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))?;
+        if series[0].case.version == "v1" {
+            chart.draw_series(DashedLineSeries::new(points.iter().copied(), 8, 5, color.stroke_width(2)))?;
+        } else {
+            chart.draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))?;
+        }
         chart
             .draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?
             .label(label)

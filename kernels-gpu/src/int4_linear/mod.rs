@@ -1,7 +1,10 @@
 //! The fused 4-bit linear layer: `y = x * dequant(W)^T + bias`, unpacking,
 //! scaling and accumulating in one pass, without writing dequantized weights.
 //! Versions side by side, simplest first; all take the same arguments
-//! (documented on [`int4_linear_v1_m1_f32`]) and compute in f32.
+//! (documented on [`int4_linear_v1_m1_f32`]) and sum in f32. Versions 1 and
+//! 2 (this file) take f32 activations and run on the CUDA cores; versions 3
+//! to 5 (`v3.rs`, `v4.rs`, `v5.rs`, sharing `mma_tile.rs`) take f16 or bf16
+//! and run on the tensor cores.
 //!
 //! **Version 1** (shapes from `quant_kernels_abi::int4_linear::v1`): block
 //! `(bx, by)` computes outputs `n` in `bx * ROWS_PER_BLOCK ..` for the
