@@ -97,18 +97,39 @@ impl Int4LinearVersion {
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T`.
-    pub fn best_for<T: Float>(m: usize) -> Self {
-        match T::NAME {
+    pub fn best_for<T: Float>(m: usize, n: usize) -> Self {
+        let version = match T::NAME {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
             // Measured on the H100 (docs/PERF.md): v5 up to one MMA tile of
             // activation rows, v3 (fewer MMAs per weight) past it.
             _ if m <= v3::M_PER_TILE => Self::V5 { warps: v3::DEFAULT_WARPS },
             _ => Self::V3 { warps: v3::DEFAULT_WARPS },
+        };
+        version.tuned(m, n)
+    }
+
+    /// This version with the warps per block that suit `m` activation rows
+    /// and `n` outputs (versions 3 to 5; the others have a fixed block).
+    ///
+    /// The block's warps split `K`, so fewer warps a block means more blocks
+    /// and longer runs of `K` per warp. The H100's sweep (docs/PERF.md, all
+    /// five shapes) was fastest with about 2048 warps in the grid: the
+    /// largest power of two at most `2048 / (n / 16)`, from 2 (4 past one
+    /// MMA tile of activation rows) to 8.
+    pub fn tuned(self, m: usize, n: usize) -> Self {
+        let fewest = if m <= v3::M_PER_TILE { 2 } else { 4 };
+        let share = (2048 / n.div_ceil(v3::ROWS_PER_BLOCK).max(1)).max(1);
+        let warps = (1u32 << share.ilog2()).clamp(fewest, v3::DEFAULT_WARPS);
+        match self {
+            Self::V3 { .. } => Self::V3 { warps },
+            Self::V4 { .. } => Self::V4 { warps },
+            Self::V5 { .. } => Self::V5 { warps },
+            fixed => fixed,
         }
     }
 
-    /// 1, 2 or 3.
+    /// 1 to 5.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -173,7 +194,7 @@ pub struct Int4LinearBuffers {
 /// none), `y: CUdeviceptr` (`T [m][n]`), `m: u32`, `n: u32`, `k: u32`,
 /// `group_size: u32`; the weight arrays as in [`quant_kernels_abi::int4`].
 pub fn plan<T: Float>(shape: &Int4Shape, buffers: &Int4LinearBuffers) -> Result<Option<Launch>, Error> {
-    plan_version::<T>(shape, buffers, Int4LinearVersion::best_for::<T>(buffers.m))
+    plan_version::<T>(shape, buffers, Int4LinearVersion::best_for::<T>(buffers.m, shape.n))
 }
 
 /// As [`plan`], for a given version.
@@ -308,7 +329,7 @@ mod cuda {
             y: &mut DeviceSlice<T>,
             stream: &Stream,
         ) -> Result<(), Error> {
-            self.int4_linear_version(Int4LinearVersion::best_for::<T>(m), x, m, layer, y, stream)
+            self.int4_linear_version(Int4LinearVersion::best_for::<T>(m, layer.shape.n), x, m, layer, y, stream)
         }
 
         /// As [`int4_linear`](Self::int4_linear), with a given kernel version

@@ -64,6 +64,13 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         int4_linear::plan_version::<f32>(&shape, &ok, Int4LinearVersion::V3 { warps: 8 }),
         Error::UnsupportedType { kernel: "int4_linear", version: 3, dtype: "f32" },
     )?;
+    // The tensor-core versions' default block for the benchmark shapes.
+    for (m, n, warps) in [(1, 4096, 8), (1, 11008, 2), (1, 8192, 4), (1, 28672, 2), (16, 11008, 4), (16, 8192, 4)] {
+        let tuned = Int4LinearVersion::best_for::<f16>(m, n);
+        let expected = if m <= 8 { Int4LinearVersion::V5 { warps } } else { Int4LinearVersion::V3 { warps } };
+        ensure(tuned == expected, || format!("m = {m}, n = {n}: {tuned:?}"))?;
+    }
+    ensure(Int4LinearVersion::best_for::<f32>(1, 4096) == Int4LinearVersion::V2, || "f32 decode".into())?;
     for warps in [0, 17] {
         for version in
             [Int4LinearVersion::V3 { warps }, Int4LinearVersion::V4 { warps }, Int4LinearVersion::V5 { warps }]

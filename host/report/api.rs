@@ -55,7 +55,7 @@ pub trait Activation: Float + DeviceCopy + bytemuck::Pod {
         layer: &DeviceInt4Linear,
         y: &mut DeviceSlice<Self>,
     ) -> Result<(), Error> {
-        kernels.int4_linear_version(linear_version(variant), x, m, layer, y, kernels.stream())
+        kernels.int4_linear_version(linear_version(variant, m, layer.shape().n), x, m, layer, y, kernels.stream())
     }
 }
 
@@ -71,14 +71,15 @@ fn elementwise_launch(variant: Variant<u32>) -> Result<ElementwiseLaunch, Error>
 }
 
 /// The int4 version with the variant's block, for the versions whose block
-/// is a launch choice (3 to 5: whole warps); the others keep theirs.
-fn linear_version(variant: Variant<Int4LinearVersion>) -> Int4LinearVersion {
+/// is a launch choice (3 to 5: whole warps), or without one the library's
+/// choice for the shape (`Int4LinearVersion::tuned`); the others keep theirs.
+fn linear_version(variant: Variant<Int4LinearVersion>, m: usize, n: usize) -> Int4LinearVersion {
     use Int4LinearVersion::{V3, V4, V5};
     match (variant.version, variant.block.map(|threads| threads / 32)) {
         (V3 { .. }, Some(warps)) => V3 { warps },
         (V4 { .. }, Some(warps)) => V4 { warps },
         (V5 { .. }, Some(warps)) => V5 { warps },
-        (version, _) => version,
+        (version, _) => version.tuned(m, n),
     }
 }
 
@@ -125,7 +126,7 @@ pub fn linear_case(shape: LinearShape, variant: Variant<Int4LinearVersion>) -> c
     // Lengths as the shape wants them; address 0 is aligned.
     let buffers =
         Int4LinearBuffers { m, x_len: m * k, x_address: 0, qweight_address: 0, bias_len: Some(n), y_len: m * n };
-    let (weights, version) = (shape.weights()?, linear_version(variant));
+    let (weights, version) = (shape.weights()?, linear_version(variant, m, n));
     let launch = match variant.dtype {
         Dtype::F32 => int4_linear::plan_version::<f32>(&weights, &buffers, version),
         Dtype::F16 => int4_linear::plan_version::<f16>(&weights, &buffers, version),
