@@ -75,7 +75,7 @@ pub enum Int4LinearVersion {
     /// in shared memory, codes converted through exponent bits.
     V2,
     /// Tensor cores (`mma.sync`), the weights dequantized to the activation
-    /// type in registers; `warps` (1 to 32) per block split `K`.
+    /// type in registers; `warps` (1 to 16; fewer where the registers do not allow them) per block split `K`.
     V3 { warps: u32 },
     /// Version 3's MMAs fed by a `cp.async` pipeline through shared memory,
     /// `STAGES - 1` steps in flight per warp; `warps` (1 to 16) per block.
