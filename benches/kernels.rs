@@ -11,11 +11,14 @@
 //! cargo bench -- int4_linear      # the groups and benches whose name contains int4_linear
 //! ```
 
-use criterion::{BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use quant_kernels::check::Rng;
 use quant_kernels::cust::event::{Event, EventFlags};
-use quant_kernels::int4_linear::Int4LinearVersion;
-use quant_kernels::{Error, Int4Mode, Int4Weights, Int8Params, Kernels};
+use quant_kernels::cust::memory::DeviceCopy;
+use quant_kernels::half::bf16;
+use quant_kernels::int4_linear::{DeviceInt4Linear, Int4LinearVersion};
+use quant_kernels::{Error, Float, Int4Mode, Int4Weights, Int8Params, Kernels};
 use std::time::Duration;
 
 /// The handle and the two events every measurement uses (dropped first,
@@ -87,6 +90,8 @@ fn quantize_int8_rows(c: &mut Criterion, gpu: &Gpu, rng: &mut Rng) {
     group.finish();
 }
 
+/// Every int4 version, each with the activation type it takes (f32 for
+/// versions 1-2, bf16 for 3-5) and the library's block for the shape.
 fn int4_linear(c: &mut Criterion, gpu: &Gpu, rng: &mut Rng) {
     let k = &gpu.kernels;
     let mut group = c.benchmark_group("int4_linear");
@@ -94,21 +99,40 @@ fn int4_linear(c: &mut Criterion, gpu: &Gpu, rng: &mut Rng) {
         let weights = Int4Weights::quantize(&rng.normals(n * kk, 0.02), n, kk, 128, Int4Mode::Symmetric).unwrap();
         let layer = k.upload_int4_linear(&weights, Some(&rng.normals(n, 0.1))).unwrap();
         for m in [1, 16] {
-            let x = k.upload(&rng.normals(m * kk, 1.0)).unwrap();
-            let mut y = k.alloc::<f32>(m * n).unwrap();
-            let bytes = weights.shape().packed_bytes() + 4 * (m * kk + m * n + n);
-            group.throughput(Throughput::Bytes(bytes as u64));
+            let x = rng.normals(m * kk, 1.0);
             for version in Int4LinearVersion::ALL {
-                let id = BenchmarkId::new(format!("{version:?}"), format!("{m}x{n}x{kk}"));
-                group.bench_function(id, |b| {
-                    b.iter_custom(|iters| {
-                        gpu.time(iters, || k.int4_linear_version(version, &x, m, &layer, &mut y, k.stream()))
-                    })
-                });
+                let version = version.tuned(m, n);
+                let id = BenchmarkId::new(format!("v{}", version.number()), format!("{m}x{n}x{kk}"));
+                if version.supports::<f32>() {
+                    bench_int4::<f32>(&mut group, gpu, id, version, &x, m, &layer);
+                } else {
+                    bench_int4::<bf16>(&mut group, gpu, id, version, &x, m, &layer);
+                }
             }
         }
     }
     group.finish();
+}
+
+/// One int4 bench with activations and output of type `T`.
+fn bench_int4<T: Float + DeviceCopy + bytemuck::Zeroable>(
+    group: &mut BenchmarkGroup<WallTime>,
+    gpu: &Gpu,
+    id: BenchmarkId,
+    version: Int4LinearVersion,
+    x: &[f32],
+    m: usize,
+    layer: &DeviceInt4Linear,
+) {
+    let k = &gpu.kernels;
+    let (n, kk) = (layer.shape().n, layer.shape().k);
+    let x = k.upload(&T::from_f32_slice(x)).unwrap();
+    let mut y = k.alloc::<T>(m * n).unwrap();
+    let bytes = layer.shape().packed_bytes() + size_of::<T>() * (m * kk + m * n) + 4 * n;
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function(id, |b| {
+        b.iter_custom(|iters| gpu.time(iters, || k.int4_linear_version(version, &x, m, layer, &mut y, k.stream())))
+    });
 }
 
 fn main() {
