@@ -97,6 +97,15 @@ fn at_row(row: Option<usize>) -> String {
     row.map(|r| format!(" (row {r})")).unwrap_or_default()
 }
 
+impl Error {
+    /// `Ok` when a raw driver call (one `cust` does not wrap) succeeded, else
+    /// [`Error::Driver`] naming it.
+    #[cfg(feature = "cuda")]
+    pub(crate) fn check_driver(call: &'static str, result: cust::sys::CUresult) -> Result<(), Error> {
+        if result == cust::sys::CUresult::CUDA_SUCCESS { Ok(()) } else { Err(Error::Driver { call, result }) }
+    }
+}
+
 /// The driver's description of `result` (`cuGetErrorString`), or "" if it has none.
 #[cfg(feature = "cuda")]
 fn driver_message(result: cust::sys::CUresult) -> String {

@@ -10,13 +10,8 @@
 
 use crate::{Error, Kernels};
 use cust::stream::Stream;
-use cust::sys::{self, CUgraph, CUgraphExec, CUresult, CUstreamCaptureMode};
+use cust::sys::{self, CUgraph, CUgraphExec, CUstreamCaptureMode};
 use std::ptr;
-
-/// `Ok` when a driver call succeeded, else [`Error::Driver`] naming it.
-fn check(call: &'static str, result: CUresult) -> Result<(), Error> {
-    if result == CUresult::CUDA_SUCCESS { Ok(()) } else { Err(Error::Driver { call, result }) }
-}
 
 /// A captured graph, instantiated and ready to replay with [`Graph::launch`].
 ///
@@ -52,20 +47,21 @@ impl Kernels {
         let mode = CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
         // SAFETY: `raw` is a live stream created in this handle's context
         // (not the legacy default stream, which cannot be captured).
-        check("cuStreamBeginCapture_v2", unsafe { sys::cuStreamBeginCapture_v2(raw, mode) })?;
+        Error::check_driver("cuStreamBeginCapture_v2", unsafe { sys::cuStreamBeginCapture_v2(raw, mode) })?;
         let enqueued = enqueue();
         let mut captured = Graph { kernels: self, graph: ptr::null_mut(), exec: ptr::null_mut() };
         // SAFETY: ends the capture begun above on the same thread; the driver
         // writes the new graph (or null, when the capture was invalidated)
         // into `captured.graph`, which `Graph`'s drop destroys.
-        let ended = check("cuStreamEndCapture", unsafe { sys::cuStreamEndCapture(raw, &mut captured.graph) });
+        let ended =
+            Error::check_driver("cuStreamEndCapture", unsafe { sys::cuStreamEndCapture(raw, &mut captured.graph) });
         enqueued?;
         ended?;
         // SAFETY: `captured.graph` is the valid graph just captured; flags 0
         // asks for nothing special. The driver writes the executable graph
         // into `captured.exec`.
         let instantiated = unsafe { sys::cuGraphInstantiateWithFlags(&mut captured.exec, captured.graph, 0) };
-        check("cuGraphInstantiateWithFlags", instantiated)?;
+        Error::check_driver("cuGraphInstantiateWithFlags", instantiated)?;
         Ok(captured)
     }
 }
@@ -82,14 +78,16 @@ impl Graph<'_> {
         // SAFETY: `exec` is a live executable graph of this context (set by
         // `capture`, which only returns instantiated graphs); the caller
         // guarantees the buffers.
-        check("cuGraphLaunch", unsafe { sys::cuGraphLaunch(self.exec, stream.as_inner()) })
+        Error::check_driver("cuGraphLaunch", unsafe { sys::cuGraphLaunch(self.exec, stream.as_inner()) })
     }
 
     /// The number of nodes captured (one per launch or copy).
     pub fn nodes(&self) -> Result<usize, Error> {
         let mut count = 0usize;
         // SAFETY: with a null node array the driver only writes the count.
-        check("cuGraphGetNodes", unsafe { sys::cuGraphGetNodes(self.graph, ptr::null_mut(), &mut count) })?;
+        Error::check_driver("cuGraphGetNodes", unsafe {
+            sys::cuGraphGetNodes(self.graph, ptr::null_mut(), &mut count)
+        })?;
         Ok(count)
     }
 }

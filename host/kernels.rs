@@ -12,6 +12,7 @@ use cust::function::{Function, FunctionAttribute};
 use cust::memory::{CopyDestination, DeviceBuffer, DeviceCopy, DeviceSlice};
 use cust::module::Module;
 use cust::stream::{Stream, StreamFlags};
+use std::collections::HashMap;
 use std::ffi::c_void;
 
 /// The library's entry point on a GPU: owns the device's primary context and
@@ -24,7 +25,8 @@ use std::ffi::c_void;
 pub struct Kernels {
     // Field order is drop order: the functions before their module, the
     // module and stream before the context.
-    functions: Vec<LoadedKernel>,
+    /// By name: a launch looks its kernel up among some 60.
+    functions: HashMap<&'static str, LoadedKernel>,
     module: Module,
     stream: Stream,
     info: DeviceInfo,
@@ -75,9 +77,9 @@ impl Kernels {
                 // ties it to its module; the module is a field of the same
                 // handle, dropped after `functions` and never replaced.
                 let function = unsafe { std::mem::transmute::<Function<'_>, Function<'static>>(function) };
-                Ok(LoadedKernel { name, function, max_threads })
+                Ok((name, LoadedKernel { function, max_threads }))
             })
-            .collect::<Result<_, CudaError>>()?;
+            .collect::<Result<_, Error>>()?;
         // A blocking stream: ordered with the legacy default stream, on which
         // cust's synchronous copies and memsets run, so an upload or memset
         // is complete before a later launch on this stream reads it.
@@ -148,7 +150,7 @@ impl Kernels {
     /// and type, and the buffers they point to must hold what the plan checked.
     pub(crate) unsafe fn launch(&self, launch: &Launch, stream: &Stream, args: &[*mut c_void]) -> Result<(), Error> {
         self.make_current()?;
-        let kernel = self.functions.iter().find(|k| k.name == launch.kernel).ok_or(Error::Cuda(CudaError::NotFound))?;
+        let kernel = self.functions.get(launch.kernel).ok_or(Error::Cuda(CudaError::NotFound))?;
         let threads = launch.config.block.iter().product::<u32>();
         if threads > kernel.max_threads {
             return Err(Error::InvalidBlockThreads { threads, max: kernel.max_threads });
@@ -175,56 +177,29 @@ impl Drop for Kernels {
 /// A kernel of the loaded module, with the largest block it can be
 /// launched with (its registers decide, besides the hardware's 1024).
 struct LoadedKernel {
-    name: &'static str,
     function: Function<'static>,
     max_threads: u32,
 }
 
 /// Lets `function` be launched with up to `bytes` of dynamic shared memory
 /// (the driver allows 48 KB unless a kernel opts in to more).
-fn allow_all_shared_memory(function: &Function, bytes: u32) -> Result<(), CudaError> {
+fn allow_all_shared_memory(function: &Function, bytes: u32) -> Result<(), Error> {
     use cust::sys::{CUfunction_attribute, cuFuncSetAttribute};
+    let attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
     // SAFETY: a valid function handle and a documented attribute.
-    let result = unsafe {
-        cuFuncSetAttribute(
-            function.to_raw(),
-            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            bytes as i32,
-        )
-    };
-    checked(result)
+    let result = unsafe { cuFuncSetAttribute(function.to_raw(), attribute, bytes as i32) };
+    Error::check_driver("cuFuncSetAttribute", result)
 }
 
 /// The most dynamic shared memory a block may opt in to (cust has no name
 /// for this attribute).
-fn max_shared_memory_per_block(device: &Device) -> Result<u32, CudaError> {
+fn max_shared_memory_per_block(device: &Device) -> Result<u32, Error> {
     use cust::sys::{CUdevice_attribute, cuDeviceGetAttribute};
+    let attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
     let mut bytes = 0;
     // SAFETY: a valid device handle and a documented attribute.
-    let result = unsafe {
-        cuDeviceGetAttribute(
-            &mut bytes,
-            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-            device.as_raw(),
-        )
-    };
-    checked(result).map(|()| bytes as u32)
-}
-
-/// A raw driver result as cust's error (cust keeps its own conversion
-/// private): the codes these attribute calls document, else `UnknownError`.
-fn checked(result: cust::sys::CUresult) -> Result<(), CudaError> {
-    use cust::sys::CUresult as R;
-    match result {
-        R::CUDA_SUCCESS => Ok(()),
-        R::CUDA_ERROR_INVALID_VALUE => Err(CudaError::InvalidValue),
-        R::CUDA_ERROR_INVALID_DEVICE => Err(CudaError::InvalidDevice),
-        R::CUDA_ERROR_INVALID_HANDLE => Err(CudaError::InvalidHandle),
-        R::CUDA_ERROR_NOT_INITIALIZED => Err(CudaError::NotInitialized),
-        R::CUDA_ERROR_DEINITIALIZED => Err(CudaError::Deinitialized),
-        R::CUDA_ERROR_INVALID_CONTEXT => Err(CudaError::InvalidContext),
-        _ => Err(CudaError::UnknownError),
-    }
+    let result = unsafe { cuDeviceGetAttribute(&mut bytes, attribute, device.as_raw()) };
+    Error::check_driver("cuDeviceGetAttribute", result).map(|()| bytes as u32)
 }
 
 /// The entry of a `cuLaunchKernel` argument array for one argument.

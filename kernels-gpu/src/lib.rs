@@ -13,24 +13,28 @@
 /// `$name for $float` becomes the entry point `$name`, whose parameters are
 /// `$params` with `T = $float`. Only the thin `#[no_mangle]` wrapper is
 /// generated (in a module of its own, where `T` names `$float`); the kernel
-/// is the one generic function.
+/// is the one generic function. Constant parameters after the type, if the
+/// body has any, follow its name: `$body [1, 128]` calls `$body::<T, 1, 128>`.
 macro_rules! export_per_float {
     ($body:ident $params:tt as $($name:ident for $float:ty),+ $(,)?) => {
-        $(export_per_float!(@one $body $params $name $float);)+
+        $(export_per_float!(@one $body [] $params $name $float);)+
     };
-    (@one $body:ident ($($param:ident: $ty:ty),* $(,)?) $name:ident $float:ty) => {
+    ($body:ident $constants:tt $params:tt as $($name:ident for $float:ty),+ $(,)?) => {
+        $(export_per_float!(@one $body $constants $params $name $float);)+
+    };
+    (@one $body:ident [$($constant:literal),*] ($($param:ident: $ty:ty),* $(,)?) $name:ident $float:ty) => {
         pub mod $name {
             #[allow(unused_imports)]
             use super::*;
             type T = $float;
-            #[doc = concat!("`", stringify!($body), "::<", stringify!($float), ">`.")]
+            #[doc = concat!("`", stringify!($body), "::<", stringify!($float), $(", ", stringify!($constant),)* ">`.")]
             ///
             /// # Safety
             /// As for the generic body.
             #[unsafe(no_mangle)]
             pub unsafe extern "ptx-kernel" fn $name($($param: $ty),*) {
                 // SAFETY: the caller's contract is the generic body's.
-                unsafe { super::$body::<T>($($param),*) }
+                unsafe { super::$body::<T $(, $constant)*>($($param),*) }
             }
         }
     };

@@ -28,6 +28,8 @@ pub trait MmaHalf: Float {
     const MAGIC_BITS: u16;
     /// `MAGIC` as a number.
     const MAGIC: f32;
+    /// The bits of 1.
+    const ONE_BITS: u16;
     /// The bits of `-(MAGIC + z)` are `NEG_MAGIC_BITS | z` for `z` in `0..16`.
     const NEG_MAGIC_BITS: u16;
     /// `round(a * b + c)` lane by lane, one rounding.
@@ -39,10 +41,11 @@ pub trait MmaHalf: Float {
 }
 
 macro_rules! mma_half {
-    ($type:ty, $ptx:literal, $magic:literal, $magic_value:literal, $neg_magic:literal, $from_f16:expr) => {
+    ($type:ty, $ptx:literal, $magic:literal, $magic_value:literal, $neg_magic:literal, $one:literal, $from_f16:expr) => {
         impl MmaHalf for $type {
             const MAGIC_BITS: u16 = $magic;
             const MAGIC: f32 = $magic_value;
+            const ONE_BITS: u16 = $one;
             const NEG_MAGIC_BITS: u16 = $neg_magic;
 
             #[inline(always)]
@@ -80,8 +83,8 @@ macro_rules! mma_half {
     };
 }
 
-mma_half!(f16, "f16", 0x6400, 1024.0, 0xE400, |bits| bits);
-mma_half!(Bf16, "bf16", 0x4300, 128.0, 0xC300, |bits| Bf16::from_f32(f16::from_bits(bits) as f32).0);
+mma_half!(f16, "f16", 0x6400, 1024.0, 0xE400, 0x3C00, |bits| bits);
+mma_half!(Bf16, "bf16", 0x4300, 128.0, 0xC300, 0x3F80, |bits| Bf16::from_f32(f16::from_bits(bits) as f32).0);
 
 /// Two copies of a 16-bit value, one in each half of a register.
 #[inline(always)]

@@ -5,47 +5,64 @@
 //! slots is in the documentation of version 3.
 
 use super::GroupParams;
-use crate::device::{Strided, dynamic_shared_memory, sync_threads};
+use crate::device::{
+    Strided, block_dim_x, block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, sync_threads, warp_id,
+};
 use crate::mma::{MmaHalf, splat2};
-use quant_kernels_abi::int4_linear::v3::M_PER_TILE;
+use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK};
 
-/// Defines a tensor-core version's entry points, one per activation type
-/// and number of MMA tiles of activation rows (and group size, for bodies
-/// specialized on it), over its generic body.
+/// Exports a tensor-core version's entry points (through
+/// `export_per_float!`), one per activation type and number of MMA tiles of
+/// activation rows (and group size, for bodies specialized on it). All take
+/// the arguments of `int4_linear_v1_m1_f32`, with `x` and `y` of the entry's
+/// type (`bias` stays f32), `x` and `qweight` 16-byte aligned. Launch: grid
+/// `(ceil(n / ROWS_PER_BLOCK), min(ceil(m / (8 * n_tiles)), MAX_GRID_Y))`,
+/// 1 to 16 warps, and the version's `shared_bytes` of dynamic shared memory.
 macro_rules! entry_points {
     ($body:ident: $($name:ident: $type:ty, $n_tiles:literal $(, $group:literal)?;)*) => {$(
-        /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`
-        /// on tensor cores, for
-        #[doc = concat!("`", stringify!($type), "` activations and outputs and ", stringify!($n_tiles),
-            " x 8 activation rows per block", $(" (groups of ", stringify!($group), " only)",)? ".")]
-        ///
-        /// Arguments as for `int4_linear_v1_m1_f32`, with `x` and `y` of this
-        /// type (`bias` stays f32, added before the output's rounding).
-        ///
-        /// Launch: grid `(ceil(n / ROWS_PER_BLOCK), min(ceil(m / (8 * n_tiles)), MAX_GRID_Y))`,
-        /// 1 to 16 warps, and the version's `shared_bytes` of dynamic shared memory.
-        ///
-        /// # Safety
-        /// As for `int4_linear_v1_m1_f32`, and `x` and `qweight` 16-byte aligned.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $name(
-            x: *const $type,
-            qweight: *const u32,
-            scales: *const u16,
-            zeros: *const u8,
-            bias: *const f32,
-            y: *mut $type,
-            m: u32,
-            n: u32,
-            k: u32,
-            group_size: u32,
-        ) {
-            // SAFETY: forwarded from the caller.
-            unsafe { $body::<$type, $n_tiles $(, $group)?>(x, qweight, scales, zeros, bias, y, m, n, k, group_size) }
-        }
+        export_per_float!(
+            $body [$n_tiles $(, $group)?] (
+                x: *const T, qweight: *const u32, scales: *const u16, zeros: *const u8, bias: *const f32,
+                y: *mut T, m: u32, n: u32, k: u32, group_size: u32,
+            ) as $name for $type
+        );
     )*};
 }
 pub(super) use entry_points;
+
+/// Where the calling lane works: its warp among the block's `warps`, its
+/// place `(g, t) = (lane / 4, lane % 4)` in the MMA fragments, and the two
+/// weight rows (`first_row + g` and `+ 8`) it loads for the A operand.
+pub(super) struct LanePosition {
+    pub warp: usize,
+    pub lane: usize,
+    pub warps: usize,
+    pub g: usize,
+    pub t: usize,
+    pub first_row: usize,
+    /// Rows past `n` read row `n - 1` and are never stored.
+    pub rows: [usize; 2],
+}
+
+impl LanePosition {
+    /// For a layer of `n >= 1` output rows, `ROWS_PER_BLOCK` of them a block.
+    #[inline(always)]
+    pub(super) fn new(n: usize) -> Self {
+        // (At least one warp: also keeps a division-by-zero panic path out of the PTX.)
+        let (warp, lane, warps) = (warp_id() as usize, lane_id() as usize, (block_dim_x() as usize / 32).max(1));
+        let (g, t) = (lane / 4, lane % 4);
+        let first_row = block_idx_x() as usize * ROWS_PER_BLOCK;
+        let rows = [(first_row + g).min(n - 1), (first_row + g + 8).min(n - 1)];
+        Self { warp, lane, warps, g, t, first_row, rows }
+    }
+}
+
+/// The first activation row of each tile of `m_tile` rows this block takes:
+/// tiles `blockIdx.y, blockIdx.y + gridDim.y, ...` of the `m` rows.
+#[inline(always)]
+pub(super) fn activation_tiles(m: usize, m_tile: usize) -> impl Iterator<Item = usize> {
+    (block_idx_y() as usize..m.div_ceil(m_tile)).step_by(grid_dim_y() as usize).map(move |tile| tile * m_tile)
+}
 
 /// A row's dequantization constants for one step, as packed pairs: the
 /// scale, and `-(MAGIC + z)`.
@@ -76,7 +93,7 @@ impl RowParams {
 #[inline(always)]
 fn dequantize_pair<T: MmaHalf>(word: u32, pair: u32, params: RowParams) -> u32 {
     let magic_plus_codes = ((word >> (4 * pair)) & 0x000F_000F) | splat2(T::MAGIC_BITS);
-    let one = splat2(T::from_f16_bits(0x3C00));
+    let one = splat2(T::ONE_BITS);
     let codes_minus_zero = T::fma2(magic_plus_codes, one, params.neg_offset);
     // + (-0.0): a plain product, rounded once.
     T::fma2(codes_minus_zero, params.scale, 0x8000_8000)

@@ -36,12 +36,12 @@
 //! of warps from 1 to 16 works (the block size is a launch choice).
 
 use super::GroupParams;
-use super::mma_tile::{Epilogue, RowParams, entry_points, mma_step};
-use crate::device::{Vec4, block_dim_x, block_idx_x, block_idx_y, grid_dim_y, lane_id, warp_id};
+use super::mma_tile::{Epilogue, LanePosition, RowParams, activation_tiles, entry_points, mma_step};
+use crate::device::Vec4;
 use crate::float::Bf16;
 use crate::mma::MmaHalf;
 use core::array::from_fn;
-use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK, STEP_K, STEPS_IN_FLIGHT};
+use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, STEP_K, STEPS_IN_FLIGHT};
 
 entry_points! {
     linear_v3:
@@ -72,19 +72,13 @@ unsafe fn linear_v3<T: MmaHalf, const N_TILES: usize>(
     const F: usize = STEPS_IN_FLIGHT;
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let groups = GroupParams::new(scales, zeros, k, group_size);
-    let (warp, lane, warps) = (warp_id() as usize, lane_id() as usize, block_dim_x() as usize / 32);
-    let (g, t) = (lane / 4, lane % 4);
-    let first_row = block_idx_x() as usize * ROWS_PER_BLOCK;
-    // This lane's rows of A; rows past `n` load row n - 1 and are never stored.
-    let rows = [(first_row + g).min(n - 1), (first_row + g + 8).min(n - 1)];
+    let LanePosition { warp, lane, warps, g, t, first_row, rows } = LanePosition::new(n);
     let chunks_per_row = k / 32; // 16-byte chunks of codes, 32 columns each
     let steps = k.div_ceil(STEP_K);
     let chunks = qweight.cast::<Vec4<u32>>();
     let m_tile = M_PER_TILE * N_TILES;
 
-    let mut tile_m = block_idx_y() as usize;
-    while tile_m < m.div_ceil(m_tile) {
-        let first_m = tile_m * m_tile;
+    for first_m in activation_tiles(m, m_tile) {
         // The activation row of this lane's B column in each MMA tile, if below m.
         let x_rows: [Option<*const Vec4<u32>>; N_TILES] = from_fn(|j| {
             let row = first_m + M_PER_TILE * j + g;
@@ -136,6 +130,5 @@ unsafe fn linear_v3<T: MmaHalf, const N_TILES: usize>(
         let epilogue = Epilogue { bias, y, m, n, first_row, first_m };
         // SAFETY: y holds m x n elements and bias n (or is null).
         unsafe { epilogue.store::<N_TILES>(&acc, warp, lane, warps) };
-        tile_m += grid_dim_y() as usize;
     }
 }

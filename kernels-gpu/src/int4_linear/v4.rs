@@ -15,13 +15,12 @@
 //! next step are loaded into registers while this step computes.
 
 use super::GroupParams;
-use super::mma_tile::{Epilogue, RowParams, entry_points, mma_step};
+use super::mma_tile::{Epilogue, LanePosition, RowParams, activation_tiles, entry_points, mma_step};
 use crate::async_copy::{commit, copy16, dynamic_shared_address, load_shared16, sync_warp, wait};
-use crate::device::{block_dim_x, block_idx_x, block_idx_y, grid_dim_y, lane_id, warp_id};
 use crate::float::Bf16;
 use crate::mma::MmaHalf;
 use core::array::from_fn;
-use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK, STEP_K};
+use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, STEP_K};
 use quant_kernels_abi::int4_linear::v4::{CODE_BYTES_PER_STAGE, STAGES, stage_bytes};
 
 entry_points! {
@@ -52,12 +51,7 @@ unsafe fn linear_v4<T: MmaHalf, const N_TILES: usize>(
 ) {
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let groups = GroupParams::new(scales, zeros, k, group_size);
-    // (At least one warp: also keeps a division-by-zero panic path out of the PTX.)
-    let (warp, lane, warps) = (warp_id() as usize, lane_id() as usize, (block_dim_x() as usize / 32).max(1));
-    let (g, t) = (lane / 4, lane % 4);
-    let first_row = block_idx_x() as usize * ROWS_PER_BLOCK;
-    // This lane's rows of A; rows past `n` copy row n - 1 and are never stored.
-    let rows = [(first_row + g).min(n - 1), (first_row + g + 8).min(n - 1)];
+    let LanePosition { warp, lane, warps, g, t, first_row, rows } = LanePosition::new(n);
     let chunks_per_row = k / 32;
     let steps = k.div_ceil(STEP_K);
     // This warp's steps are warp, warp + warps, ...: `my_steps` of them.
@@ -66,9 +60,7 @@ unsafe fn linear_v4<T: MmaHalf, const N_TILES: usize>(
     let stage_size = stage_bytes(m.min(m_tile)) as u32;
     let my_stages = dynamic_shared_address() + (warp * STAGES) as u32 * stage_size;
 
-    let mut tile_m = block_idx_y() as usize;
-    while tile_m < m.div_ceil(m_tile) {
-        let first_m = tile_m * m_tile;
+    for first_m in activation_tiles(m, m_tile) {
         let rows_here = (m - first_m).min(m_tile);
 
         // Issues the copies of this warp's `i`-th step into stage `i % STAGES`
@@ -140,6 +132,5 @@ unsafe fn linear_v4<T: MmaHalf, const N_TILES: usize>(
         let epilogue = Epilogue { bias, y, m, n, first_row, first_m };
         // SAFETY: y holds m x n elements and bias n (or is null).
         unsafe { epilogue.store::<N_TILES>(&acc, warp, lane, warps) };
-        tile_m += grid_dim_y() as usize;
     }
 }

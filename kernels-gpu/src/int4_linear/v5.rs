@@ -23,13 +23,13 @@
 //! which leaves more than 12 bits, well inside the output's own rounding.
 
 use super::GroupParams;
-use super::mma_tile::{Epilogue, entry_points};
-use crate::device::{Vec4, block_dim_x, block_idx_x, block_idx_y, grid_dim_y, lane_id, prefetch_l2, warp_id};
+use super::mma_tile::{Epilogue, LanePosition, activation_tiles, entry_points};
+use crate::device::{Vec4, prefetch_l2};
 use crate::float::Bf16;
 use crate::mma::{MmaHalf, splat2};
 use core::array::from_fn;
 use core::f32::math::mul_add as fma;
-use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK, STEP_K, STEPS_IN_FLIGHT};
+use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, STEP_K, STEPS_IN_FLIGHT};
 use quant_kernels_abi::int4_linear::v5::PREFETCH_BATCHES;
 
 entry_points! {
@@ -81,26 +81,18 @@ unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize>(
     const F: usize = STEPS_IN_FLIGHT;
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let groups = GroupParams::new(scales, zeros, k, G as u32);
-    let group_size = G;
-    // (At least one warp: also keeps a division-by-zero panic path out of the PTX.)
-    let (warp, lane, warps) = (warp_id() as usize, lane_id() as usize, (block_dim_x() as usize / 32).max(1));
-    let (g, t) = (lane / 4, lane % 4);
-    let first_row = block_idx_x() as usize * ROWS_PER_BLOCK;
-    // This lane's rows of A; rows past `n` load row n - 1 and are never stored.
-    let rows = [(first_row + g).min(n - 1), (first_row + g + 8).min(n - 1)];
+    let LanePosition { warp, lane, warps, g, t, first_row, rows } = LanePosition::new(n);
     let words_per_row = k / 8;
     let steps = k.div_ceil(STEP_K);
-    let groups_per_row = k / group_size;
+    let groups_per_row = k / G;
     let groups_per_step = STEP_K / G;
     let words_per_group = G / 32; // per lane
     // Column of word j of lane t, from the start of a step.
-    let word_column = |j: usize| (j / words_per_group) * group_size + t * (group_size / 4) + (j % words_per_group) * 8;
+    let word_column = |j: usize| (j / words_per_group) * G + t * (G / 4) + (j % words_per_group) * 8;
     let m_tile = M_PER_TILE * N_TILES;
-    let ones = splat2(T::from_f16_bits(0x3C00));
+    let ones = splat2(T::ONE_BITS);
 
-    let mut tile_m = block_idx_y() as usize;
-    while tile_m < m.div_ceil(m_tile) {
-        let first_m = tile_m * m_tile;
+    for first_m in activation_tiles(m, m_tile) {
         // The activation row of this lane's B column in each MMA tile, if below m.
         let x_rows: [Option<*const T>; N_TILES] = from_fn(|j| {
             let row = first_m + M_PER_TILE * j + g;
@@ -221,6 +213,5 @@ unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize>(
         let epilogue = Epilogue { bias, y, m, n, first_row, first_m };
         // SAFETY: y holds m x n elements and bias n (or is null).
         unsafe { epilogue.store::<N_TILES>(&acc, warp, lane, warps) };
-        tile_m += grid_dim_y() as usize;
     }
 }
