@@ -1,6 +1,6 @@
 //! The fused 4-bit linear layer `y[M][N] = x[M][K] * dequant(W)^T (+ bias)`,
 //! for decode (`M = 1`) and batches (`M > 1`) alike, with activations and
-//! outputs in f32 (versions 1 and 2) or f16/bf16 (versions 3 to 5; the bias
+//! outputs in f32 (versions 1 and 2) or f16/bf16 (versions 3 to 6; the bias
 //! stays f32 and sums are f32 throughout).
 //!
 //! **Error bounds**, against the f64 reference computed from the same packed
@@ -10,8 +10,8 @@
 //! | activations | `‖y − ref‖ / ‖ref‖` | where it comes from |
 //! |---|---|---|
 //! | f32 (v1, v2) | `1e-5` (about 1e-7 measured) | f32 FMA chains over exact small integers, one scale product per chunk |
-//! | f16 (v3-v5) | `2e-3` (2.2e-4 to 2.8e-4 measured) | the output's rounding (`2^-11`); v3/v4 also round each weight `(u - z) s` once to f16 |
-//! | bf16 (v3-v5) | `1e-2` (1.7e-3 to 2.7e-3 measured) | the same with `u = 2^-8`; v5 rounds no weight, only the output |
+//! | f16 (v3-v6) | `2e-3` (2.2e-4 to 2.8e-4 measured) | the output's rounding (`2^-11`); v3/v4 also round each weight `(u - z) s` once to f16 |
+//! | bf16 (v3-v6) | `1e-2` (1.7e-3 to 2.7e-3 measured) | the same with `u = 2^-8`; v5 and v6 round no weight, only the output |
 //!
 //! The norm-wise bound holds over outputs of 256 elements or more; a few
 //! outputs that cancel to near zero can exceed it in relative terms, so
@@ -27,7 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2, v3, v4};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2, v3, v4, v6};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -64,9 +64,23 @@ pub const V5_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
     ],
 ];
 
+/// Version 6's entry points, indexed as [`V5_KERNELS`].
+pub const V6_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
+    [
+        PerFloat { f32: None, f16: Some("int4_linear_v6_m8_g32_f16"), bf16: Some("int4_linear_v6_m8_g32_bf16") },
+        PerFloat { f32: None, f16: Some("int4_linear_v6_m8_g64_f16"), bf16: Some("int4_linear_v6_m8_g64_bf16") },
+        PerFloat { f32: None, f16: Some("int4_linear_v6_m8_g128_f16"), bf16: Some("int4_linear_v6_m8_g128_bf16") },
+    ],
+    [
+        PerFloat { f32: None, f16: Some("int4_linear_v6_m16_g32_f16"), bf16: Some("int4_linear_v6_m16_g32_bf16") },
+        PerFloat { f32: None, f16: Some("int4_linear_v6_m16_g64_f16"), bf16: Some("int4_linear_v6_m16_g64_bf16") },
+        PerFloat { f32: None, f16: Some("int4_linear_v6_m16_g128_f16"), bf16: Some("int4_linear_v6_m16_g128_bf16") },
+    ],
+];
+
 /// The kernel versions, simplest first; docs/PERF.md has each one's design
 /// and measured times. Every version accepts every shape; versions 1 and 2
-/// take f32 activations, versions 3 and 4 f16 and bf16.
+/// take f32 activations, versions 3 to 6 f16 and bf16.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Int4LinearVersion {
     /// A block's warps split `K` for 4 rows; `m` in tiles of 1 (m = 1) or 4.
@@ -84,16 +98,20 @@ pub enum Int4LinearVersion {
     /// point applied once per group to f32 accumulators, through a second
     /// MMA that sums the activations; `warps` (1 to 16) per block.
     V5 { warps: u32 },
+    /// Version 5 with 32 weight rows per warp instead of 16: each step's
+    /// activations serve twice the codes; `warps` (1 to 16) per block.
+    V6 { warps: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
         Self::V4 { warps: v4::DEFAULT_WARPS },
         Self::V5 { warps: v3::DEFAULT_WARPS },
+        Self::V6 { warps: v3::DEFAULT_WARPS },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T`.
@@ -110,7 +128,7 @@ impl Int4LinearVersion {
     }
 
     /// This version with the warps per block that suit `m` activation rows
-    /// and `n` outputs (versions 3 to 5; the others have a fixed block).
+    /// and `n` outputs (versions 3 to 6; the others have a fixed block).
     ///
     /// The block's warps split `K`, so fewer warps a block means more blocks
     /// and longer runs of `K` per warp. The H100's sweep (docs/PERF.md, all
@@ -119,17 +137,43 @@ impl Int4LinearVersion {
     /// MMA tile of activation rows) to 8.
     pub fn tuned(self, m: usize, n: usize) -> Self {
         let fewest = if m <= v3::M_PER_TILE { 2 } else { 4 };
-        let share = (2048 / n.div_ceil(v3::ROWS_PER_BLOCK).max(1)).max(1);
+        let share = (2048 / n.div_ceil(self.rows_per_block()).max(1)).max(1);
         let warps = (1u32 << share.ilog2()).clamp(fewest, v3::DEFAULT_WARPS);
+        self.with_warps(warps)
+    }
+
+    /// Output features (`n`) per block.
+    pub fn rows_per_block(self) -> usize {
+        match self {
+            Self::V1 => v1::ROWS_PER_BLOCK,
+            Self::V2 => v2::ROWS_PER_BLOCK,
+            Self::V3 { .. } | Self::V4 { .. } | Self::V5 { .. } => v3::ROWS_PER_BLOCK,
+            Self::V6 { .. } => v6::ROWS_PER_BLOCK,
+        }
+    }
+
+    /// The warps per block, for the versions whose block is a launch choice
+    /// (3 to 6).
+    pub fn warps(self) -> Option<u32> {
+        match self {
+            Self::V1 | Self::V2 => None,
+            Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } => Some(warps),
+        }
+    }
+
+    /// This version with `warps` per block (versions 3 to 6; the others
+    /// have a fixed block and are returned as they are).
+    pub fn with_warps(self, warps: u32) -> Self {
         match self {
             Self::V3 { .. } => Self::V3 { warps },
             Self::V4 { .. } => Self::V4 { warps },
             Self::V5 { .. } => Self::V5 { warps },
+            Self::V6 { .. } => Self::V6 { warps },
             fixed => fixed,
         }
     }
 
-    /// 1 to 5.
+    /// 1 to 6.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -137,6 +181,7 @@ impl Int4LinearVersion {
             Self::V3 { .. } => 3,
             Self::V4 { .. } => 4,
             Self::V5 { .. } => 5,
+            Self::V6 { .. } => 6,
         }
     }
 
@@ -159,6 +204,7 @@ impl Int4LinearVersion {
             Self::V4 { .. } if wide => V4_M16_KERNELS,
             Self::V4 { .. } => V4_M8_KERNELS,
             Self::V5 { .. } => V5_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
+            Self::V6 { .. } => V6_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
         };
         names.get::<T>()
     }
@@ -227,15 +273,11 @@ pub fn plan_version<T: Float>(
         version: version.number(),
         dtype: T::NAME,
     })?;
-    let (rows_per_block, m_tile, block_threads, shared_mem_bytes) = match version {
-        Int4LinearVersion::V1 if m == 1 => {
-            (v1::ROWS_PER_BLOCK, v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1))
-        }
-        Int4LinearVersion::V1 => {
-            (v1::ROWS_PER_BLOCK, v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE))
-        }
-        Int4LinearVersion::V2 => (v2::ROWS_PER_BLOCK, 1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
-        Int4LinearVersion::V3 { warps } | Int4LinearVersion::V4 { warps } | Int4LinearVersion::V5 { warps } => {
+    let (m_tile, block_threads, shared_mem_bytes) = match (version, version.warps()) {
+        (Int4LinearVersion::V1, _) if m == 1 => (v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1)),
+        (Int4LinearVersion::V1, _) => (v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE)),
+        (Int4LinearVersion::V2, _) => (1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
+        (_, Some(warps)) => {
             // Up to 16 warps: 32 would need more registers than an SM has.
             if !(1..=v3::MAX_WARPS).contains(&warps) {
                 return Err(Error::InvalidBlockThreads { threads: warps.saturating_mul(32), max: 32 * v3::MAX_WARPS });
@@ -246,14 +288,15 @@ pub fn plan_version<T: Float>(
                 Int4LinearVersion::V4 { .. } => v4::shared_bytes(warps, n_tiles, m.min(m_tile)),
                 _ => v3::shared_bytes(warps, n_tiles),
             };
-            (v3::ROWS_PER_BLOCK, m_tile, warps * 32, shared)
+            (m_tile, warps * 32, shared)
         }
+        (_, None) => unreachable!("versions 1 and 2 have a fixed block"),
     };
     let m_tiles = m.div_ceil(m_tile).min(MAX_GRID_Y as usize);
     Ok(Some(Launch {
         kernel,
         config: LaunchConfig {
-            grid: [shape.n.div_ceil(rows_per_block) as u32, m_tiles as u32, 1],
+            grid: [shape.n.div_ceil(version.rows_per_block()) as u32, m_tiles as u32, 1],
             block: [block_threads, 1, 1],
             shared_mem_bytes,
         },

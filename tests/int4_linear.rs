@@ -72,9 +72,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     }
     ensure(Int4LinearVersion::best_for::<f32>(1, 4096) == Int4LinearVersion::V2, || "f32 decode".into())?;
     for warps in [0, 17] {
-        for version in
-            [Int4LinearVersion::V3 { warps }, Int4LinearVersion::V4 { warps }, Int4LinearVersion::V5 { warps }]
-        {
+        for version in tensor_core_versions(warps) {
             expect_error(
                 int4_linear::plan_version::<bf16>(&shape, &ok, version),
                 Error::InvalidBlockThreads { threads: warps * 32, max: 512 },
@@ -125,6 +123,11 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// type on random activations into a poisoned output with guard elements
 /// after it, and checks the guard, that every element was written, and the
 /// type's error bound.
+/// The versions whose block is a launch choice, with `warps` per block.
+fn tensor_core_versions(warps: u32) -> impl Iterator<Item = Int4LinearVersion> {
+    Int4LinearVersion::ALL.into_iter().filter(|v| v.warps().is_some()).map(move |v| v.with_warps(warps))
+}
+
 fn check_layer(kernels: &Kernels, rng: &mut Rng, m: usize, shape: Int4Shape, with_bias: bool) -> TestResult {
     let Int4Shape { n, k, group_size, mode } = shape;
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, mode)?;
@@ -244,9 +247,7 @@ fn tensor_core_versions_every_block_size(kernels: &Kernels, rng: &mut Rng) -> Te
     let layer = kernels.upload_int4_linear(&weights, None)?;
     let dx = kernels.upload(&x)?;
     for warps in 1..=16 {
-        for version in
-            [Int4LinearVersion::V3 { warps }, Int4LinearVersion::V4 { warps }, Int4LinearVersion::V5 { warps }]
-        {
+        for version in tensor_core_versions(warps) {
             let mut y = poisoned::<bf16>(kernels, m * n);
             match kernels.int4_linear_version(version, &dx, m, &layer, &mut y, kernels.stream()) {
                 // A kernel whose registers do not allow the block: refused

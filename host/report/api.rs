@@ -71,15 +71,12 @@ fn elementwise_launch(variant: Variant<u32>) -> Result<ElementwiseLaunch, Error>
 }
 
 /// The int4 version with the variant's block, for the versions whose block
-/// is a launch choice (3 to 5: whole warps), or without one the library's
+/// is a launch choice (3 to 6: whole warps), or without one the library's
 /// choice for the shape (`Int4LinearVersion::tuned`); the others keep theirs.
 fn linear_version(variant: Variant<Int4LinearVersion>, m: usize, n: usize) -> Int4LinearVersion {
-    use Int4LinearVersion::{V3, V4, V5};
-    match (variant.version, variant.block.map(|threads| threads / 32)) {
-        (V3 { .. }, Some(warps)) => V3 { warps },
-        (V4 { .. }, Some(warps)) => V4 { warps },
-        (V5 { .. }, Some(warps)) => V5 { warps },
-        (version, _) => version.tuned(m, n),
+    match (variant.version.warps(), variant.block) {
+        (Some(_), Some(threads)) => variant.version.with_warps(threads / 32),
+        _ => variant.version.tuned(m, n),
     }
 }
 
@@ -100,13 +97,12 @@ pub fn elementwise_case(op: Op, elements: usize, variant: Variant<u32>, device: 
     Ok(case(op, launch, format!("v{}", variant.version), variant.dtype, Size::Elements(elements)))
 }
 
-/// Whether a sweep's block size applies to the variant's version (3 to 5,
+/// Whether a sweep's block size applies to the variant's version (3 to 6,
 /// up to their largest block); the versions with a fixed block run once.
 pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
-    use Int4LinearVersion::{V3, V4, V5};
     match variant.block {
         None => true,
-        Some(threads) => matches!(variant.version, V3 { .. } | V4 { .. } | V5 { .. }) && threads <= 32 * MAX_WARPS,
+        Some(threads) => variant.version.warps().is_some() && threads <= 32 * MAX_WARPS,
     }
 }
 

@@ -189,4 +189,14 @@ pub mod int4_linear {
         /// ahead of its loads it asks the L2 to fetch its codes.
         pub const PREFETCH_BATCHES: usize = 2;
     }
+
+    /// Version 6, `int4_linear_v6_m{8,16}_g{32,64,128}_{f16,bf16}`: version
+    /// 5 with `ROW_TILES` tiles of 16 weight rows per warp; launch as `v3`
+    /// with `ROWS_PER_BLOCK` rows a block.
+    pub mod v6 {
+        /// Tiles of 16 weight rows (`v3::ROWS_PER_BLOCK`) per warp and block.
+        pub const ROW_TILES: usize = 2;
+        /// Output features per block.
+        pub const ROWS_PER_BLOCK: usize = ROW_TILES * super::v3::ROWS_PER_BLOCK;
+    }
 }

@@ -22,7 +22,7 @@ macro_rules! export_per_float {
     ($body:ident $constants:tt $params:tt as $($name:ident for $float:ty),+ $(,)?) => {
         $(export_per_float!(@one $body $constants $params $name $float);)+
     };
-    (@one $body:ident [$($constant:literal),*] ($($param:ident: $ty:ty),* $(,)?) $name:ident $float:ty) => {
+    (@one $body:ident [$($constant:expr),*] ($($param:ident: $ty:ty),* $(,)?) $name:ident $float:ty) => {
         pub mod $name {
             #[allow(unused_imports)]
             use super::*;
@@ -34,7 +34,7 @@ macro_rules! export_per_float {
             #[unsafe(no_mangle)]
             pub unsafe extern "ptx-kernel" fn $name($($param: $ty),*) {
                 // SAFETY: the caller's contract is the generic body's.
-                unsafe { super::$body::<T $(, $constant)*>($($param),*) }
+                unsafe { super::$body::<T $(, { $constant })*>($($param),*) }
             }
         }
     };

@@ -13,15 +13,15 @@ use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK};
 
 /// Exports a tensor-core version's entry points (through
 /// `export_per_float!`), one per activation type and number of MMA tiles of
-/// activation rows (and group size, for bodies specialized on it). All take
+/// activation rows (and the body's other constants: group size, ring depth). All take
 /// the arguments of `int4_linear_v1_m1_f32`, with `x` and `y` of the entry's
 /// type (`bias` stays f32), `x` and `qweight` 16-byte aligned. Launch: grid
 /// `(ceil(n / ROWS_PER_BLOCK), min(ceil(m / (8 * n_tiles)), MAX_GRID_Y))`,
 /// 1 to 16 warps, and the version's `shared_bytes` of dynamic shared memory.
 macro_rules! entry_points {
-    ($body:ident: $($name:ident: $type:ty, $n_tiles:literal $(, $group:literal)?;)*) => {$(
+    ($body:ident: $($name:ident: $type:ty $(, $constant:expr)*;)*) => {$(
         export_per_float!(
-            $body [$n_tiles $(, $group)?] (
+            $body [$($constant),*] (
                 x: *const T, qweight: *const u32, scales: *const u16, zeros: *const u8, bias: *const f32,
                 y: *mut T, m: u32, n: u32, k: u32, group_size: u32,
             ) as $name for $type
@@ -45,13 +45,14 @@ pub(super) struct LanePosition {
 }
 
 impl LanePosition {
-    /// For a layer of `n >= 1` output rows, `ROWS_PER_BLOCK` of them a block.
+    /// For a layer of `n >= 1` output rows, `rows_per_block` of them a
+    /// block (`rows` are those of its first 16).
     #[inline(always)]
-    pub(super) fn new(n: usize) -> Self {
+    pub(super) fn new(n: usize, rows_per_block: usize) -> Self {
         // (At least one warp: also keeps a division-by-zero panic path out of the PTX.)
         let (warp, lane, warps) = (warp_id() as usize, lane_id() as usize, (block_dim_x() as usize / 32).max(1));
         let (g, t) = (lane / 4, lane % 4);
-        let first_row = block_idx_x() as usize * ROWS_PER_BLOCK;
+        let first_row = block_idx_x() as usize * rows_per_block;
         let rows = [(first_row + g).min(n - 1), (first_row + g + 8).min(n - 1)];
         Self { warp, lane, warps, g, t, first_row, rows }
     }

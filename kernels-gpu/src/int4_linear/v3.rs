@@ -41,7 +41,7 @@ use crate::device::Vec4;
 use crate::float::Bf16;
 use crate::mma::MmaHalf;
 use core::array::from_fn;
-use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, STEP_K, STEPS_IN_FLIGHT};
+use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK, STEP_K, STEPS_IN_FLIGHT};
 
 entry_points! {
     linear_v3:
@@ -72,7 +72,7 @@ unsafe fn linear_v3<T: MmaHalf, const N_TILES: usize>(
     const F: usize = STEPS_IN_FLIGHT;
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let groups = GroupParams::new(scales, zeros, k, group_size);
-    let LanePosition { warp, lane, warps, g, t, first_row, rows } = LanePosition::new(n);
+    let LanePosition { warp, lane, warps, g, t, first_row, rows } = LanePosition::new(n, ROWS_PER_BLOCK);
     let chunks_per_row = k / 32; // 16-byte chunks of codes, 32 columns each
     let steps = k.div_ceil(STEP_K);
     let chunks = qweight.cast::<Vec4<u32>>();

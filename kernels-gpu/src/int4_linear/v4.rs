@@ -20,7 +20,7 @@ use crate::async_copy::{commit, copy16, dynamic_shared_address, load_shared16, s
 use crate::float::Bf16;
 use crate::mma::MmaHalf;
 use core::array::from_fn;
-use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, STEP_K};
+use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK, STEP_K};
 use quant_kernels_abi::int4_linear::v4::{CODE_BYTES_PER_STAGE, STAGES, stage_bytes};
 
 entry_points! {
@@ -51,7 +51,7 @@ unsafe fn linear_v4<T: MmaHalf, const N_TILES: usize>(
 ) {
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let groups = GroupParams::new(scales, zeros, k, group_size);
-    let LanePosition { warp, lane, warps, g, t, first_row, rows } = LanePosition::new(n);
+    let LanePosition { warp, lane, warps, g, t, first_row, rows } = LanePosition::new(n, ROWS_PER_BLOCK);
     let chunks_per_row = k / 32;
     let steps = k.div_ceil(STEP_K);
     // This warp's steps are warp, warp + warps, ...: `my_steps` of them.

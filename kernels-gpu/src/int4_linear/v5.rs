@@ -21,6 +21,11 @@
 //! cores and only their f32 sums round. The subtraction cancels about
 //! `log2(MAGIC)` bits (10 for f16, 7 for bf16) of the f32 sum of a group,
 //! which leaves more than 12 bits, well inside the output's own rounding.
+//!
+//! Each warp takes `STEPS_IN_FLIGHT` consecutive steps at a time, issues all
+//! their loads, then their MMAs; the L2 fetches its codes `PREFETCH_BATCHES`
+//! batches ahead. The body takes the number of 16-row tiles a warp
+//! multiplies as a parameter: 1 here, 2 in version 6.
 
 use super::GroupParams;
 use super::mma_tile::{Epilogue, LanePosition, activation_tiles, entry_points};
@@ -29,44 +34,243 @@ use crate::float::Bf16;
 use crate::mma::{MmaHalf, splat2};
 use core::array::from_fn;
 use core::f32::math::mul_add as fma;
-use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, STEP_K, STEPS_IN_FLIGHT};
+use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK as ROWS_PER_TILE, STEP_K, STEPS_IN_FLIGHT};
 use quant_kernels_abi::int4_linear::v5::PREFETCH_BATCHES;
 
 entry_points! {
     linear_v5:
-    int4_linear_v5_m8_g32_f16: f16, 1, 32;
-    int4_linear_v5_m8_g64_f16: f16, 1, 64;
-    int4_linear_v5_m8_g128_f16: f16, 1, 128;
-    int4_linear_v5_m16_g32_f16: f16, 2, 32;
-    int4_linear_v5_m16_g64_f16: f16, 2, 64;
-    int4_linear_v5_m16_g128_f16: f16, 2, 128;
-    int4_linear_v5_m8_g32_bf16: Bf16, 1, 32;
-    int4_linear_v5_m8_g64_bf16: Bf16, 1, 64;
-    int4_linear_v5_m8_g128_bf16: Bf16, 1, 128;
-    int4_linear_v5_m16_g32_bf16: Bf16, 2, 32;
-    int4_linear_v5_m16_g64_bf16: Bf16, 2, 64;
-    int4_linear_v5_m16_g128_bf16: Bf16, 2, 128;
+    int4_linear_v5_m8_g32_f16: f16, 1, 32, 1;
+    int4_linear_v5_m8_g64_f16: f16, 1, 64, 1;
+    int4_linear_v5_m8_g128_f16: f16, 1, 128, 1;
+    int4_linear_v5_m16_g32_f16: f16, 2, 32, 1;
+    int4_linear_v5_m16_g64_f16: f16, 2, 64, 1;
+    int4_linear_v5_m16_g128_f16: f16, 2, 128, 1;
+    int4_linear_v5_m8_g32_bf16: Bf16, 1, 32, 1;
+    int4_linear_v5_m8_g64_bf16: Bf16, 1, 64, 1;
+    int4_linear_v5_m8_g128_bf16: Bf16, 1, 128, 1;
+    int4_linear_v5_m16_g32_bf16: Bf16, 2, 32, 1;
+    int4_linear_v5_m16_g64_bf16: Bf16, 2, 64, 1;
+    int4_linear_v5_m16_g128_bf16: Bf16, 2, 128, 1;
 }
 
-/// One step of a lane, loaded: its 4 code words of rows `g` and `g + 8`,
-/// the 16 activation pairs of each MMA tile, and per group of the step
-/// (at most 4) the two rows' scales and `MAGIC + z`, as f32.
-struct Step<const N_TILES: usize> {
-    codes: [[u32; 4]; 2],
+/// One step of a lane, loaded: in each of its `R` tiles of 16 weight rows,
+/// its 4 code words of rows `g` and `g + 8`, and per row the f16 scales
+/// (group `q` of the step in bits `16q ..`) and zero points (bits `4q ..`)
+/// of the step's groups, kept packed until used (at most 4 groups); and the
+/// 16 activation pairs of each MMA tile of activation rows.
+struct Step<const N_TILES: usize, const R: usize> {
+    codes: [[[u32; 4]; 2]; R],
+    scales: [[u64; 2]; R],
+    zeros: [[u32; 2]; R],
     activations: [[u32; 16]; N_TILES],
-    scales: [[f32; 2]; 4],
-    offsets: [[f32; 2]; 4],
 }
 
-/// The body of every version 5 entry point, for groups of `G` columns (a
-/// constant, so that every loop over a step's groups and words unrolls into
-/// registers, and each group size gets the registers it needs).
+/// What a lane reads and multiplies, step by step, for one tile of
+/// activation rows: groups of `G` columns (a constant, so that every loop
+/// over a step's groups and words unrolls into registers, and each group
+/// size gets the registers it needs), `R` tiles of 16 weight rows.
+struct GroupedLane<T, const N_TILES: usize, const G: usize, const R: usize> {
+    qweight: *const u32,
+    groups: GroupParams,
+    /// The lane's two weight rows in each row tile.
+    rows: [[usize; 2]; R],
+    /// The lane's place in its quad of the MMA fragments.
+    t: usize,
+    /// The activation row of this lane's B column in each MMA tile, if below m.
+    x_rows: [Option<*const T>; N_TILES],
+    words_per_row: usize,
+    /// Whether every row's scales of a full step may be read as one
+    /// naturally aligned vector (`k % STEP_K == 0`).
+    vector_scales: bool,
+}
+
+impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLane<T, N_TILES, G, R> {
+    const GROUPS_PER_STEP: usize = STEP_K / G;
+    /// Code words per lane, row and group.
+    const WORDS_PER_GROUP: usize = G / 32;
+
+    /// The lane `position` of a block working on activation rows from
+    /// `first_m` of `x[m][k]` and `16 R` weight rows from `position.first_row`
+    /// of `n`.
+    ///
+    /// # Safety
+    /// As for the entry points; `first_m < m`.
+    #[inline(always)]
+    unsafe fn new(
+        position: &LanePosition,
+        x: *const T,
+        qweight: *const u32,
+        groups: GroupParams,
+        (m, n, k, first_m): (usize, usize, usize, usize),
+    ) -> Self {
+        let x_rows = from_fn(|j| {
+            let row = first_m + M_PER_TILE * j + position.g;
+            // SAFETY: row < m.
+            (row < m).then(|| unsafe { x.add(row * k) })
+        });
+        // Rows past `n` read row n - 1 and are never stored.
+        let rows = from_fn(|r| from_fn(|h| (position.first_row + ROWS_PER_TILE * r + position.g + 8 * h).min(n - 1)));
+        Self { qweight, groups, rows, t: position.t, x_rows, words_per_row: k / 8, vector_scales: k % STEP_K == 0 }
+    }
+
+    /// Column of word `j` of the lane, from the start of a step.
+    #[inline(always)]
+    fn word_column(&self, j: usize) -> usize {
+        (j / Self::WORDS_PER_GROUP) * G + self.t * (G / 4) + (j % Self::WORDS_PER_GROUP) * 8
+    }
+
+    /// Loads step `step`. Groups past the row's end (a partial last step,
+    /// or a step past the end) give zero codes, activations and scales and
+    /// read nothing.
+    #[inline(always)]
+    fn load(&self, step: usize) -> Step<N_TILES, R> {
+        let first_group = step * Self::GROUPS_PER_STEP;
+        let groups_per_row = self.groups.groups_per_row;
+        let valid = |j: usize| first_group + j / Self::WORDS_PER_GROUP < groups_per_row;
+        let column = |j: usize| step * STEP_K + self.word_column(j);
+        let codes = from_fn(|tile| from_fn(|r| {
+            // SAFETY: row r < n; each load below is of valid words, whose
+            // columns are below k, at their natural alignment.
+            unsafe {
+                let row = self.qweight.add(self.rows[tile][r] * self.words_per_row);
+                let mut words = [0u32; 4];
+                // One load per group: 16 bytes, 8 or 4.
+                for j in (0..4).step_by(Self::WORDS_PER_GROUP) {
+                    if !valid(j) {
+                        continue;
+                    }
+                    let first = row.add(column(j) / 8);
+                    match Self::WORDS_PER_GROUP {
+                        4 => words = (*first.cast::<Vec4<u32>>()).0,
+                        2 => {
+                            let pair = *first.cast::<u64>();
+                            words[j] = pair as u32;
+                            words[j + 1] = (pair >> 32) as u32;
+                        }
+                        _ => words[j] = *first,
+                    }
+                }
+                words
+            }
+        }));
+        let activations = from_fn(|tile| {
+            let mut pairs = [0u32; 16];
+            if let Some(row) = self.x_rows[tile] {
+                for j in 0..4 {
+                    if valid(j) {
+                        // SAFETY: 8 activations (16 bytes, aligned: k % 32 == 0) inside row `row`.
+                        let quad = unsafe { (*row.add(column(j)).cast::<Vec4<u32>>()).0 };
+                        pairs[4 * j..4 * j + 4].copy_from_slice(&quad);
+                    }
+                }
+            }
+            pairs
+        });
+        let full = first_group + Self::GROUPS_PER_STEP <= groups_per_row;
+        let scales = from_fn(|tile| from_fn(|r| {
+            let row = self.rows[tile][r];
+            // SAFETY: rows[r] < n; the groups read are below k / G, and the
+            // vector is aligned: its first scale's index is a multiple of
+            // GROUPS_PER_STEP when k % STEP_K == 0.
+            unsafe {
+                let first = self.groups.scales.add(row * groups_per_row + first_group);
+                match Self::GROUPS_PER_STEP {
+                    _ if !(full && self.vector_scales) => {
+                        let mut bits = 0u64;
+                        for q in 0..Self::GROUPS_PER_STEP {
+                            if first_group + q < groups_per_row {
+                                bits |= (*first.add(q) as u64) << (16 * q);
+                            }
+                        }
+                        bits
+                    }
+                    4 => *first.cast::<u64>(),
+                    2 => *first.cast::<u32>() as u64,
+                    _ => *first as u64,
+                }
+            }
+        }));
+        let zeros = from_fn(|tile| from_fn(|r| {
+            let mut nibbles = 0u32;
+            for q in 0..Self::GROUPS_PER_STEP {
+                if first_group + q < groups_per_row {
+                    // SAFETY: the row is below n and the group below k / G.
+                    nibbles |= unsafe { self.groups.zero_point(self.rows[tile][r], first_group + q) } << (4 * q);
+                }
+            }
+            nibbles
+        }));
+        Step { codes, scales, zeros, activations }
+    }
+
+    /// Asks the L2 for the codes of steps `first_step ..` (`F` of them) of
+    /// the lane's rows, if inside the rows: lane `t` takes row `g` or
+    /// `g + 8` (`t % 2`) of step `first_step + t / 2` in every row tile.
+    #[inline(always)]
+    fn prefetch(&self, first_step: usize) {
+        let steps = self.groups.groups_per_row.div_ceil(Self::GROUPS_PER_STEP);
+        let step = first_step + self.t / 2;
+        if self.t / 2 < STEPS_IN_FLIGHT && step < steps {
+            for tile in 0..R {
+                // (A select, not `rows[t % 2]`: an array indexed at run time lives in local memory.)
+                let row = if self.t % 2 == 0 { self.rows[tile][0] } else { self.rows[tile][1] };
+                // SAFETY: the step's first column is below k, in row `row` < n.
+                unsafe { prefetch_l2(self.qweight.add(row * self.words_per_row + step * STEP_K / 8)) };
+            }
+        }
+    }
+
+    /// Adds the products of a loaded step to `acc` (per row tile): per
+    /// group, the MMAs of its columns into fresh tiles, then the scale and
+    /// zero point. The activation sums serve every row tile.
+    #[inline(always)]
+    fn accumulate(acc: &mut [[[f32; 4]; N_TILES]; R], loaded: &Step<N_TILES, R>) {
+        let ones = splat2(T::ONE_BITS);
+        for q in 0..Self::GROUPS_PER_STEP {
+            let mut products = [[[0.0f32; 4]; N_TILES]; R];
+            let mut sums = [[0.0f32; 4]; N_TILES];
+            for j in q * Self::WORDS_PER_GROUP..(q + 1) * Self::WORDS_PER_GROUP {
+                for half in 0..2u32 {
+                    let slot = 4 * j + 2 * half as usize;
+                    for tile in 0..N_TILES {
+                        let b = [loaded.activations[tile][slot], loaded.activations[tile][slot + 1]];
+                        T::mma(&mut sums[tile], [ones; 4], b);
+                    }
+                    for (codes, products) in loaded.codes.iter().zip(&mut products) {
+                        let pair = |r: usize, p: u32| ((codes[r][j] >> (4 * p)) & 0x000F_000F) | splat2(T::MAGIC_BITS);
+                        let a = [pair(0, 2 * half), pair(1, 2 * half), pair(0, 2 * half + 1), pair(1, 2 * half + 1)];
+                        for tile in 0..N_TILES {
+                            let b = [loaded.activations[tile][slot], loaded.activations[tile][slot + 1]];
+                            T::mma(&mut products[tile], a, b);
+                        }
+                    }
+                }
+            }
+            for row_tile in 0..R {
+                let scale: [f32; 2] =
+                    from_fn(|r| f16::from_bits((loaded.scales[row_tile][r] >> (16 * q)) as u16) as f32);
+                let offset: [f32; 2] = from_fn(|r| T::MAGIC + ((loaded.zeros[row_tile][r] >> (4 * q)) & 0xF) as f32);
+                for tile in 0..N_TILES {
+                    for c in 0..4 {
+                        let r = c / 2; // registers 0, 1: row g; 2, 3: row g + 8
+                        let centered = fma(-offset[r], sums[tile][c], products[row_tile][tile][c]);
+                        acc[row_tile][tile][c] = fma(scale[r], centered, acc[row_tile][tile][c]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The body of every version 5 and 6 entry point: `N_TILES` MMA tiles of
+/// activation rows, groups of `G` columns, `R` tiles of 16 weight rows per
+/// warp (a block takes `16 R` rows).
 ///
 /// # Safety
 /// As for the entry points, with `group_size == G`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize>(
+pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize>(
     x: *const T,
     qweight: *const u32,
     scales: *const u16,
@@ -80,87 +284,15 @@ unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize>(
 ) {
     const F: usize = STEPS_IN_FLIGHT;
     let (m, n, k) = (m as usize, n as usize, k as usize);
-    let groups = GroupParams::new(scales, zeros, k, G as u32);
-    let LanePosition { warp, lane, warps, g, t, first_row, rows } = LanePosition::new(n);
-    let words_per_row = k / 8;
+    let position = LanePosition::new(n, ROWS_PER_TILE * R);
+    let (warp, warps) = (position.warp, position.warps);
     let steps = k.div_ceil(STEP_K);
-    let groups_per_row = k / G;
-    let groups_per_step = STEP_K / G;
-    let words_per_group = G / 32; // per lane
-    // Column of word j of lane t, from the start of a step.
-    let word_column = |j: usize| (j / words_per_group) * G + t * (G / 4) + (j % words_per_group) * 8;
-    let m_tile = M_PER_TILE * N_TILES;
-    let ones = splat2(T::ONE_BITS);
 
-    for first_m in activation_tiles(m, m_tile) {
-        // The activation row of this lane's B column in each MMA tile, if below m.
-        let x_rows: [Option<*const T>; N_TILES] = from_fn(|j| {
-            let row = first_m + M_PER_TILE * j + g;
-            // SAFETY: row < m.
-            (row < m).then(|| unsafe { x.add(row * k) })
-        });
-        // Loads step `step`; groups past the row's end (a partial last
-        // step, or a step past the end) give zero codes and activations and
-        // read nothing.
-        let load = |step: usize| -> Step<N_TILES> {
-            let first_group = step * groups_per_step;
-            let valid = |j: usize| first_group + j / words_per_group < groups_per_row;
-            let column = |j: usize| step * STEP_K + word_column(j);
-            let codes = from_fn(|r| {
-                // SAFETY: row r < n; each load below is of valid words, whose
-                // columns are below k, at their natural alignment.
-                unsafe {
-                    let row = qweight.add(rows[r] * words_per_row);
-                    let mut words = [0u32; 4];
-                    // One load per group: 16 bytes, 8 or 4.
-                    for j in (0..4).step_by(words_per_group) {
-                        if !valid(j) {
-                            continue;
-                        }
-                        let first = row.add(column(j) / 8);
-                        match words_per_group {
-                            4 => words = (*first.cast::<Vec4<u32>>()).0,
-                            2 => {
-                                let pair = *first.cast::<u64>();
-                                words[j] = pair as u32;
-                                words[j + 1] = (pair >> 32) as u32;
-                            }
-                            _ => words[j] = *first,
-                        }
-                    }
-                    words
-                }
-            });
-            let activations = from_fn(|tile| {
-                let mut pairs = [0u32; 16];
-                if let Some(row) = x_rows[tile] {
-                    for j in 0..4 {
-                        if valid(j) {
-                            // SAFETY: 8 activations (16 bytes, aligned: k % 32 == 0) inside row `row`.
-                            let quad = unsafe { (*row.add(column(j)).cast::<Vec4<u32>>()).0 };
-                            pairs[4 * j..4 * j + 4].copy_from_slice(&quad);
-                        }
-                    }
-                }
-                pairs
-            });
-            let mut scales = [[0.0f32; 2]; 4];
-            let mut offsets = [[0.0f32; 2]; 4];
-            for q in 0..groups_per_step {
-                let group = first_group + q;
-                if group < groups_per_row {
-                    for r in 0..2 {
-                        // SAFETY: rows[r] < n and group < k / group_size.
-                        let (scale, zero) = unsafe { groups.get(rows[r], group) };
-                        scales[q][r] = scale;
-                        offsets[q][r] = T::MAGIC + zero as f32;
-                    }
-                }
-            }
-            Step { codes, activations, scales, offsets }
-        };
-
-        let mut acc = [[0.0f32; 4]; N_TILES];
+    for first_m in activation_tiles(m, M_PER_TILE * N_TILES) {
+        let groups = GroupParams::new(scales, zeros, k, G as u32);
+        // SAFETY: forwarded from the caller; first_m < m.
+        let lane = unsafe { GroupedLane::<T, N_TILES, G, R>::new(&position, x, qweight, groups, (m, n, k, first_m)) };
+        let mut acc = [[[0.0f32; 4]; N_TILES]; R];
         // As in version 3: F consecutive steps a time per warp.
         let mut step = warp * F;
         while step < steps {
@@ -168,50 +300,22 @@ unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize>(
             // the end loads nothing (zeros) and is skipped by the whole warp.
             // The L2 fetches this warp's codes PREFETCH_BATCHES batches ahead:
             // the DRAM reads start early without holding registers, and the
-            // loads of that batch then wait on the L2. Lanes t = 0, 1 take
-            // rows g, g + 8 of its first step, t = 2, 3 of its second.
-            let ahead = step + PREFETCH_BATCHES * warps * F + t / 2;
-            if ahead < steps {
-                let row = if t % 2 == 0 { rows[0] } else { rows[1] };
-                // SAFETY: the step's first column is below k, in row `row` < n.
-                unsafe { prefetch_l2(qweight.add(row * words_per_row + ahead * STEP_K / 8)) };
-            }
-            let batch: [Step<N_TILES>; F] = from_fn(|u| load(step + u));
-            for u in 0..F {
-                // (The whole warp skips a step past the end.)
-                if step + u >= steps {
-                    continue;
-                }
-                let loaded = &batch[u];
-                for q in 0..groups_per_step {
-                    let mut products = [[0.0f32; 4]; N_TILES];
-                    let mut sums = [[0.0f32; 4]; N_TILES];
-                    for j in q * words_per_group..(q + 1) * words_per_group {
-                        for half in 0..2u32 {
-                            let pair = |r: usize, p: u32| ((loaded.codes[r][j] >> (4 * p)) & 0x000F_000F) | splat2(T::MAGIC_BITS);
-                            let a = [pair(0, 2 * half), pair(1, 2 * half), pair(0, 2 * half + 1), pair(1, 2 * half + 1)];
-                            let slot = 4 * j + 2 * half as usize;
-                            for tile in 0..N_TILES {
-                                let b = [loaded.activations[tile][slot], loaded.activations[tile][slot + 1]];
-                                T::mma(&mut products[tile], a, b);
-                                T::mma(&mut sums[tile], [ones; 4], b);
-                            }
-                        }
-                    }
-                    for tile in 0..N_TILES {
-                        for c in 0..4 {
-                            let r = c / 2; // registers 0, 1: row g; 2, 3: row g + 8
-                            let centered = fma(-loaded.offsets[q][r], sums[tile][c], products[tile][c]);
-                            acc[tile][c] = fma(loaded.scales[q][r], centered, acc[tile][c]);
-                        }
-                    }
+            // loads of that batch then wait on the L2.
+            lane.prefetch(step + PREFETCH_BATCHES * warps * F);
+            let batch: [Step<N_TILES, R>; F] = from_fn(|u| lane.load(step + u));
+            for (u, loaded) in batch.iter().enumerate() {
+                if step + u < steps {
+                    GroupedLane::<T, N_TILES, G, R>::accumulate(&mut acc, loaded);
                 }
             }
             step += warps * F;
         }
 
-        let epilogue = Epilogue { bias, y, m, n, first_row, first_m };
-        // SAFETY: y holds m x n elements and bias n (or is null).
-        unsafe { epilogue.store::<N_TILES>(&acc, warp, lane, warps) };
+        for (row_tile, acc) in acc.iter().enumerate() {
+            let first_row = position.first_row + ROWS_PER_TILE * row_tile;
+            let epilogue = Epilogue { bias, y, m, n, first_row, first_m };
+            // SAFETY: y holds m x n elements and bias n (or is null).
+            unsafe { epilogue.store::<N_TILES>(acc, warp, position.lane, warps) };
+        }
     }
 }
