@@ -40,6 +40,7 @@ use quant_kernels_abi::elementwise::v2::ADD_MUL_EXP_CHUNKS;
 pub const KERNELS: ElementwiseKernels = ElementwiseKernels {
     v1: PerFloat { f32: "add_mul_exp_f32", f16: "add_mul_exp_f16", bf16: "add_mul_exp_bf16" },
     v2: PerFloat { f32: "add_mul_exp_v2_f32", f16: "add_mul_exp_v2_f16", bf16: "add_mul_exp_v2_bf16" },
+    v3: PerFloat { f32: "add_mul_exp_v3_f32", f16: "add_mul_exp_v3_f16", bf16: "add_mul_exp_v3_bf16" },
 };
 
 /// Checks the lengths of `out = add_mul_exp(x, y)` for elements of type `T`
@@ -48,7 +49,7 @@ pub const KERNELS: ElementwiseKernels = ElementwiseKernels {
 /// Kernel arguments, in order: `x: CUdeviceptr`, `y: CUdeviceptr`,
 /// `out: CUdeviceptr` (each `n` elements of `T`), `n: u64`. Any alignment
 /// works; where the three buffers are 16-byte aligned (v1), or share their
-/// offset from a 16-byte boundary (v2), they take the vector path. `out`
+/// offset from a 16-byte boundary (v2, v3), they take the vector path. `out`
 /// may be identical to an input, not otherwise overlap one.
 pub fn plan<T: Float>(
     x_len: usize,

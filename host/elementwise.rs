@@ -22,16 +22,29 @@ pub enum ElementwiseVersion {
     /// used, streaming cache hints, a grid that covers the array in one pass,
     /// and the vector path for slices that share their misalignment.
     V2,
+    /// As v2 with one 16-byte vector per input and thread: more threads for
+    /// the same array, for small arrays (see [`V3_MAX_ELEMENTS`]).
+    V3,
 }
 
 impl ElementwiseVersion {
-    pub const ALL: [Self; 2] = [Self::V1, Self::V2];
+    pub const ALL: [Self; 3] = [Self::V1, Self::V2, Self::V3];
 }
 
+/// The default launch ([`ElementwiseLaunch::default`]) takes v3 up to this
+/// many elements (per row: `rows * cols`) and v2 above. A first guess, to be
+/// tuned from measurements: at 100K-1M elements v2's several vectors a
+/// thread leave a grid of only 25-250 blocks of 256 threads for f32
+/// quantize (fewer than the H100's 132 SMs at 100K), where v3 has 4x as
+/// many; from several million elements up, v2's loads in flight a thread
+/// pay.
+pub const V3_MAX_ELEMENTS: usize = 1 << 21;
+
 /// How to launch an elementwise kernel: which version, and how many threads
-/// a block. The default (v2, 256 threads) is what the plain calls
-/// (`Kernels::add_mul_exp`, ...) use; the rest is for comparing versions and
-/// block sizes.
+/// a block. The default (256 threads, the version chosen by size: v3 up to
+/// [`V3_MAX_ELEMENTS`], v2 above) is what the plain calls
+/// (`Kernels::add_mul_exp`, ...) use; [`new`](Self::new) fixes the version,
+/// for comparing versions and block sizes.
 ///
 /// ```
 /// use quant_kernels::elementwise::{ElementwiseLaunch, ElementwiseVersion};
@@ -45,7 +58,8 @@ impl ElementwiseVersion {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ElementwiseLaunch {
-    version: ElementwiseVersion,
+    /// `None`: chosen by size.
+    version: Option<ElementwiseVersion>,
     block_threads: u32,
 }
 
@@ -60,11 +74,21 @@ impl ElementwiseLaunch {
         if block_threads == 0 || block_threads % 32 != 0 || block_threads > Self::MAX_BLOCK_THREADS {
             return Err(Error::InvalidBlockThreads { threads: block_threads, max: Self::MAX_BLOCK_THREADS });
         }
-        Ok(Self { version, block_threads })
+        Ok(Self { version: Some(version), block_threads })
     }
 
-    pub fn version(&self) -> ElementwiseVersion {
+    /// The version asked for, or `None` when it is chosen by size.
+    pub fn version(&self) -> Option<ElementwiseVersion> {
         self.version
+    }
+
+    /// The version a launch over `elements` elements runs.
+    pub fn version_for(&self, elements: usize) -> ElementwiseVersion {
+        self.version.unwrap_or(if elements <= V3_MAX_ELEMENTS {
+            ElementwiseVersion::V3
+        } else {
+            ElementwiseVersion::V2
+        })
     }
 
     pub fn block_threads(&self) -> u32 {
@@ -73,15 +97,16 @@ impl ElementwiseLaunch {
 }
 
 impl Default for ElementwiseLaunch {
+    /// The version chosen by size, with the default block size.
     fn default() -> Self {
-        ElementwiseVersion::V2.into()
+        Self { version: None, block_threads: DEFAULT_BLOCK_THREADS }
     }
 }
 
 impl From<ElementwiseVersion> for ElementwiseLaunch {
     /// `version` with the default block size.
     fn from(version: ElementwiseVersion) -> Self {
-        Self { version, block_threads: DEFAULT_BLOCK_THREADS }
+        Self { version: Some(version), block_threads: DEFAULT_BLOCK_THREADS }
     }
 }
 
@@ -91,6 +116,7 @@ impl From<ElementwiseVersion> for ElementwiseLaunch {
 pub struct ElementwiseKernels {
     pub v1: PerFloat<&'static str>,
     pub v2: PerFloat<&'static str>,
+    pub v3: PerFloat<&'static str>,
 }
 
 impl ElementwiseKernels {
@@ -99,13 +125,13 @@ impl ElementwiseKernels {
         match version {
             ElementwiseVersion::V1 => self.v1.get::<T>(),
             ElementwiseVersion::V2 => self.v2.get::<T>(),
+            ElementwiseVersion::V3 => self.v3.get::<T>(),
         }
     }
 
     /// Every entry point.
-    pub fn all(&self) -> [&'static str; 6] {
-        let (v1, v2) = (self.v1, self.v2);
-        [v1.f32, v1.f16, v1.bf16, v2.f32, v2.f16, v2.bf16]
+    pub fn all(&self) -> [&'static str; 9] {
+        [self.v1, self.v2, self.v3].map(|v| [v.f32, v.f16, v.bf16]).concat().try_into().expect("9 names")
     }
 }
 
@@ -117,13 +143,22 @@ pub(crate) fn lanes<T: Float>() -> usize {
 /// The largest `gridDim.x`.
 const MAX_GRID_X: usize = (1 << 31) - 1;
 
+/// The largest `gridDim.y`.
+const MAX_GRID_Y: usize = 65_535;
+
 /// A 1-D launch of `kernel` with `blocks` blocks (at least one, at most
 /// [`MAX_GRID_X`]; the kernels loop over whatever a grid leaves).
 fn blocks(kernel: &'static str, blocks: usize, block_threads: u32) -> Launch {
+    blocks_2d(kernel, [blocks, 1], block_threads)
+}
+
+/// A launch of `kernel` with `blocks[0] x blocks[1]` blocks, each at least
+/// one and at most the grid's limit (the kernels loop past it).
+fn blocks_2d(kernel: &'static str, blocks: [usize; 2], block_threads: u32) -> Launch {
     Launch {
         kernel,
         config: LaunchConfig {
-            grid: [blocks.clamp(1, MAX_GRID_X) as u32, 1, 1],
+            grid: [blocks[0].clamp(1, MAX_GRID_X) as u32, blocks[1].clamp(1, MAX_GRID_Y) as u32, 1],
             block: [block_threads, 1, 1],
             shared_mem_bytes: 0,
         },
@@ -137,7 +172,7 @@ fn resident_blocks(block_threads: u32, device: &DeviceInfo) -> usize {
 }
 
 /// The launch of a per-tensor kernel over `elements` elements of type `T`,
-/// where v2 gives each thread `chunks` vectors.
+/// where v2 gives each thread `chunks` vectors (v3 one).
 pub(crate) fn per_tensor<T: Float>(
     kernels: &ElementwiseKernels,
     elements: usize,
@@ -145,27 +180,37 @@ pub(crate) fn per_tensor<T: Float>(
     launch: ElementwiseLaunch,
     device: &DeviceInfo,
 ) -> Launch {
-    let (kernel, threads) = (kernels.name::<T>(launch.version), launch.block_threads);
+    let (version, threads) = (launch.version_for(elements), launch.block_threads);
+    let kernel = kernels.name::<T>(version);
     let vectors = elements.div_ceil(lanes::<T>());
-    match launch.version {
+    match version {
         ElementwiseVersion::V1 => {
             blocks(kernel, vectors.div_ceil(threads as usize).min(resident_blocks(threads, device)), threads)
         }
         ElementwiseVersion::V2 => blocks(kernel, vectors.div_ceil(chunks * threads as usize), threads),
+        ElementwiseVersion::V3 => blocks(kernel, vectors.div_ceil(threads as usize), threads),
     }
 }
 
-/// The launch of a per-row kernel over `rows` rows (a block a row; v1 caps
-/// the grid at one device-full, v2 does not).
+/// The launch of a per-row kernel over `rows` rows of `cols` elements: v1
+/// and v2 a block a row (v1's grid capped at one device-full), v3 a row of
+/// blocks along x for each row along y, one vector a thread (the rows past
+/// `gridDim.y`'s limit looped over).
 pub(crate) fn per_row<T: Float>(
     kernels: &ElementwiseKernels,
     rows: usize,
+    cols: usize,
     launch: ElementwiseLaunch,
     device: &DeviceInfo,
 ) -> Launch {
-    let (kernel, threads) = (kernels.name::<T>(launch.version), launch.block_threads);
-    match launch.version {
+    let (version, threads) = (launch.version_for(rows.saturating_mul(cols)), launch.block_threads);
+    let kernel = kernels.name::<T>(version);
+    match version {
         ElementwiseVersion::V1 => blocks(kernel, rows.min(resident_blocks(threads, device)), threads),
         ElementwiseVersion::V2 => blocks(kernel, rows, threads),
+        // A row's vectors, plus one for a head before its first 16-byte boundary.
+        ElementwiseVersion::V3 => {
+            blocks_2d(kernel, [(cols / lanes::<T>() + 1).div_ceil(threads as usize), rows], threads)
+        }
     }
 }

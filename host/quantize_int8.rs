@@ -39,6 +39,7 @@ use quant_kernels_abi::elementwise::v2::QUANTIZE_ELEMENTS;
 pub const KERNELS: ElementwiseKernels = ElementwiseKernels {
     v1: PerFloat { f32: "quantize_int8_f32", f16: "quantize_int8_f16", bf16: "quantize_int8_bf16" },
     v2: PerFloat { f32: "quantize_int8_v2_f32", f16: "quantize_int8_v2_f16", bf16: "quantize_int8_v2_bf16" },
+    v3: PerFloat { f32: "quantize_int8_v3_f32", f16: "quantize_int8_v3_f16", bf16: "quantize_int8_v3_bf16" },
 };
 /// The per-row kernel's entry points in the PTX, by version and input type.
 pub const ROWS_KERNELS: ElementwiseKernels = ElementwiseKernels {
@@ -47,6 +48,11 @@ pub const ROWS_KERNELS: ElementwiseKernels = ElementwiseKernels {
         f32: "quantize_int8_rows_v2_f32",
         f16: "quantize_int8_rows_v2_f16",
         bf16: "quantize_int8_rows_v2_bf16",
+    },
+    v3: PerFloat {
+        f32: "quantize_int8_rows_v3_f32",
+        f16: "quantize_int8_rows_v3_f16",
+        bf16: "quantize_int8_rows_v3_bf16",
     },
 };
 
@@ -99,7 +105,7 @@ pub fn check_row_params(scales: &[f32], zero_points: &[f32]) -> Result<(), Error
 /// Kernel arguments, in order: `x: CUdeviceptr` (`T`), `out: CUdeviceptr`
 /// (i8), `n: u64`, `scale: f32`, `zero_point: f32` (from [`Int8Params`]).
 /// Any alignment works; `x` 16-byte and `out` 4-byte (f32) or 8-byte
-/// (f16/bf16) aligned take the vector path (v2: at the same offset from such
+/// (f16/bf16) aligned take the vector path (v2, v3: at the same offset from such
 /// boundaries). `out` must not overlap `x`.
 pub fn plan<T: Float>(
     x_len: usize,
@@ -120,7 +126,9 @@ pub fn plan<T: Float>(
 /// Kernel arguments, in order: `x: CUdeviceptr` (`T`), `scales: CUdeviceptr`
 /// (f32, `rows`), `zero_points: CUdeviceptr` (f32, `rows`), `out: CUdeviceptr`
 /// (i8), `rows: u64`, `cols: u64`. The scales and zero points must have passed
-/// [`check_row_params`]. `out` must not overlap the other buffers.
+/// [`check_row_params`]. `out` must not overlap the other buffers. Every
+/// version takes any grid (the kernels loop over what it leaves); v3's is
+/// 2-D, the others' 1-D.
 pub fn plan_rows<T: Float>(
     rows: usize,
     cols: usize,
@@ -135,8 +143,7 @@ pub fn plan_rows<T: Float>(
     if elements == 0 {
         return Ok(None);
     }
-    // One block a row, the kernel looping over rows past the grid.
-    Ok(Some(elementwise::per_row::<T>(&ROWS_KERNELS, rows, launch, device)))
+    Ok(Some(elementwise::per_row::<T>(&ROWS_KERNELS, rows, cols, launch, device)))
 }
 
 #[cfg(feature = "cuda")]

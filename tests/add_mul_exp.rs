@@ -13,6 +13,7 @@ mod device_math;
 
 use common::*;
 use quant_kernels::check::{Rng, relative_error};
+use quant_kernels::elementwise::V3_MAX_ELEMENTS;
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::launch::DeviceInfo;
 use quant_kernels::{ElementwiseLaunch, ElementwiseVersion, Error, Float, Kernels, add_mul_exp, reference};
@@ -235,7 +236,11 @@ fn launch_validates_block_threads(_: &mut Rng) -> TestResult {
         )?;
     }
     let default = ElementwiseLaunch::default();
-    ensure((default.version(), default.block_threads()) == (ElementwiseVersion::V2, 256), || format!("{default:?}"))
+    ensure((default.version(), default.block_threads()) == (None, 256), || format!("{default:?}"))?;
+    let by_size = [V3_MAX_ELEMENTS, V3_MAX_ELEMENTS + 1].map(|n| default.version_for(n));
+    ensure(by_size == [ElementwiseVersion::V3, ElementwiseVersion::V2], || format!("by size: {by_size:?}"))?;
+    let fixed = ElementwiseLaunch::new(ElementwiseVersion::V1, 128)?;
+    ensure(fixed.version_for(10) == ElementwiseVersion::V1, || "an explicit version must stay".into())
 }
 
 fn plan_checks_lengths_and_shapes(_: &mut Rng) -> TestResult {
@@ -261,6 +266,7 @@ fn plan_checks_lengths_and_shapes(_: &mut Rng) -> TestResult {
                 let grid = match version {
                     ElementwiseVersion::V1 => 132 * 2048 / threads as usize, // one device-full
                     ElementwiseVersion::V2 => n.div_ceil(lanes).div_ceil(2 * threads as usize), // one pass
+                    ElementwiseVersion::V3 => n.div_ceil(lanes).div_ceil(threads as usize), // a vector a thread
                 };
                 let expected = (add_mul_exp::KERNELS.name::<T>(version), [grid as u32, 1, 1], [threads, 1, 1]);
                 let got = (got.kernel, got.config.grid, got.config.block);
@@ -378,7 +384,7 @@ fn rejects_bad_input_without_writing<T: TestFloat>(kernels: &Kernels, _: &mut Rn
 
 /// Past 2^31 elements (byte offsets past 2^33): inputs repeat a pattern of
 /// prime length, so an index that wrapped at any power of two reads the
-/// wrong pattern element. Both versions.
+/// wrong pattern element. Every version.
 fn huge_past_2_31_elements(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     const PERIOD: usize = 1_000_003;
     let n = (1usize << 31) + 1027;

@@ -104,6 +104,131 @@ fn device_math_matches_reference_on_every_half_pattern(_: &mut Rng) -> TestResul
     for_type::<bf16>()
 }
 
+/// The definition with true division, written here independently of the
+/// library's reference and of the kernels' math.
+fn by_definition(x: f32, scale: f32, zero_point: f32) -> i8 {
+    let shifted = x / scale + zero_point;
+    if shifted.is_nan() { 0 } else { shifted.round_ties_even().clamp(-128.0, 127.0) as i8 }
+}
+
+/// Scales for the fast division's tests: ordinary and random ones, powers of
+/// two, the ends of the fast range and their neighbours, near-overflow,
+/// subnormal, negative, zero, infinite and NaN (the kernels' math takes any
+/// f32, even those the host refuses).
+fn division_scales(rng: &mut Rng) -> Vec<f32> {
+    let (low, high) = device_math::FAST_SCALE_RANGE;
+    let next = |v: f32, up: bool| f32::from_bits(if up { v.to_bits() + 1 } else { v.to_bits() - 1 });
+    let mut scales = vec![
+        0.05,
+        3.7,
+        0.1,
+        1.0 / 3.0,
+        1.0,
+        2.0,
+        0.5,
+        0.25,
+        1024.0,
+        2f32.powi(-20),
+        low,
+        high,
+        next(low, false),
+        next(low, true),
+        next(high, false),
+        next(high, true),
+        1e-30,
+        1e30,
+        3e38,
+        f32::MAX,
+        f32::MIN_POSITIVE,
+        1e-40,
+        1e-45,
+        -0.05,
+        -3.7,
+        -1.0,
+        -high,
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        f32::from_bits(0x3FFF_FFFF),
+        f32::from_bits(0x3F80_0001), // significands all ones, and 1 + ulp
+    ];
+    scales.extend((0..12).map(|_| rng.uniform(1e-4, 1e2) * if rng.below(2) == 0 { 1.0 } else { -1.0 }));
+    scales.extend((0..4).map(|_| f32::from_bits((rng.next_u64() as u32) & 0x7FFF_FFFF)));
+    scales
+}
+
+/// Zero points: zero, ties, outside int8, huge, tiny, and random.
+fn division_zero_points(rng: &mut Rng) -> Vec<f32> {
+    let mut zero_points = vec![0.0, -0.0, -1.5, 0.5, 127.5, -128.5, 1e6, -1e30, 1e-40, 0.25];
+    zero_points.extend((0..2).map(|_| rng.uniform(-200.0, 200.0)));
+    zero_points
+}
+
+fn check_quantizer(x: impl Iterator<Item = f32> + Clone, scale: f32, zero_point: f32) -> TestResult {
+    let quantizer = device_math::Int8Quantizer::new(scale, zero_point);
+    let wrong: Vec<f32> = x.filter(|&x| quantizer.quantize(x) != by_definition(x, scale, zero_point)).take(3).collect();
+    ensure(wrong.is_empty(), || format!("scale {scale:e} zp {zero_point:e}: differs at x = {wrong:?}"))
+}
+
+/// Every f16 and bf16 bit pattern, for every scale and zero point above:
+/// the kernels' division and rounding against true division.
+fn fast_division_on_every_half_pattern(rng: &mut Rng) -> TestResult {
+    let halves: Vec<f32> =
+        (0..=u16::MAX).flat_map(|bits| [f16::from_bits(bits).to_f32(), bf16::from_bits(bits).to_f32()]).collect();
+    let (scales, zero_points) = (division_scales(rng), division_zero_points(rng));
+    // Scales that put the halves near the int8 range, so ties are hit.
+    let scales = scales.into_iter().chain([1.0 / 64.0, 1e-3, 512.0]);
+    for scale in scales {
+        for &zero_point in &zero_points {
+            check_quantizer(halves.iter().copied(), scale, zero_point)?;
+        }
+    }
+    Ok(())
+}
+
+/// Random f32 bit patterns (every class: NaN, inf, subnormal, huge), f32
+/// edge values, and inputs near the int8 range and its ties, for random
+/// scale and zero point pairs: 32M inputs.
+fn fast_division_on_random_f32(rng: &mut Rng) -> TestResult {
+    let (scales, zero_points) = (division_scales(rng), division_zero_points(rng));
+    let edges = [EDGE_VALUES.as_slice(), &[device_math::FAST_INPUT_MAX, 2f32.powi(-100), 1e-45, -3e38]].concat();
+    for _ in 0..256 {
+        let (scale, zero_point) = (scales[rng.below(scales.len())], zero_points[rng.below(zero_points.len())]);
+        let x: Vec<f32> = (0..125_000)
+            .map(|i| match i % 4 {
+                0 => f32::from_bits(rng.next_u64() as u32),
+                1 => edges[rng.below(edges.len())] * if rng.below(2) == 0 { 1.0 } else { -1.0 },
+                // Near ties of x / scale + zero_point.
+                2 => ((rng.below(400) as f32 - 200.0) / 2.0 - zero_point) * scale,
+                _ => rng.normal() * 100.0 * scale.abs(),
+            })
+            .collect();
+        check_quantizer(x.iter().copied(), scale, zero_point)?;
+        let next = |v: f32, k: u32| f32::from_bits(v.to_bits().wrapping_add(k));
+        check_quantizer(x.iter().flat_map(|&v| [next(v, 1), next(v, u32::MAX)]), scale, zero_point)?;
+    }
+    Ok(())
+}
+
+/// The division itself is correctly rounded on the fast path: every
+/// significand of `x` in one binade, for random scales (the result only
+/// shifts with x's exponent while nothing overflows or underflows), plus
+/// the scales whose significand is all ones or 1 + ulp.
+fn fast_division_is_correctly_rounded(rng: &mut Rng) -> TestResult {
+    let mut scales: Vec<f32> =
+        (0..6).map(|_| f32::from_bits(0x3F80_0000 | ((rng.next_u64() as u32) & 0x7F_FFFF))).collect();
+    scales.extend([f32::from_bits(0x3FFF_FFFF), f32::from_bits(0x3F80_0001), 1.0]);
+    for scale in scales {
+        let quantizer = device_math::Int8Quantizer::new(scale, 0.0);
+        let x = (0..1u32 << 23).map(|m| f32::from_bits(0x3F80_0000 | m));
+        let wrong: Vec<f32> = x.filter(|&x| quantizer.quotient(x).to_bits() != (x / scale).to_bits()).take(3).collect();
+        ensure(wrong.is_empty(), || format!("scale {scale:e}: x / scale wrong at x = {wrong:?}"))?;
+    }
+    Ok(())
+}
+
 fn rejects_bad_parameters(_: &mut Rng) -> TestResult {
     for scale in [0.0, -0.0, -1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
         ensure(matches!(Int8Params::new(scale, 0.0), Err(Error::InvalidScale { row: None, .. })), || {
@@ -154,19 +279,26 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
                 let tensor = quantize_int8::plan::<T>(n, n, launch, &DEVICE)?.expect("a launch");
                 let per_row = quantize_int8::plan_rows::<T>(rows, 64, rows * 64, rows * 64, launch, &DEVICE)?;
                 let per_row = per_row.expect("a launch");
+                let lanes = 16 / size_of::<T>();
                 let (tensor_grid, row_grid) = match version {
                     // One device-full.
-                    ElementwiseVersion::V1 => (132 * 2048 / threads as usize, 132 * 2048 / threads as usize),
+                    ElementwiseVersion::V1 => (132 * 2048 / threads, [132 * 2048 / threads, 1]),
                     // One pass: 16 elements a thread; a block a row.
-                    ElementwiseVersion::V2 => (n.div_ceil(16 * threads as usize), rows),
+                    ElementwiseVersion::V2 => (n.div_ceil(16 * threads as usize) as u32, [rows as u32, 1]),
+                    // One pass, a vector a thread; per row, the row's vectors (and a
+                    // head) along x, as many rows as gridDim.y takes along y.
+                    ElementwiseVersion::V3 => {
+                        let along_row = (64 / lanes + 1).div_ceil(threads as usize) as u32;
+                        (n.div_ceil(lanes * threads as usize) as u32, [along_row, 65_535])
+                    }
                 };
                 let got = [
                     (tensor.kernel, tensor.config.grid, tensor.config.block),
                     (per_row.kernel, per_row.config.grid, per_row.config.block),
                 ];
                 let expected = [
-                    (quantize_int8::KERNELS.name::<T>(version), [tensor_grid as u32, 1, 1], [threads, 1, 1]),
-                    (quantize_int8::ROWS_KERNELS.name::<T>(version), [row_grid as u32, 1, 1], [threads, 1, 1]),
+                    (quantize_int8::KERNELS.name::<T>(version), [tensor_grid, 1, 1], [threads, 1, 1]),
+                    (quantize_int8::ROWS_KERNELS.name::<T>(version), [row_grid[0], row_grid[1], 1], [threads, 1, 1]),
                 ];
                 ensure(got == expected, || {
                     format!("{} {version:?}/{threads}: {got:?}, expected {expected:?}", T::NAME)
@@ -314,7 +446,7 @@ fn rejects_bad_input_without_writing<T: TestFloat>(kernels: &Kernels, _: &mut Rn
 }
 
 /// Past 2^31 elements, input repeating a pattern of prime length (see
-/// add_mul_exp's test of the same name). Both versions.
+/// add_mul_exp's test of the same name). Every version.
 fn huge_past_2_31_elements(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     const PERIOD: usize = 1_000_003;
     let n = (1usize << 31) + 1027;
@@ -350,6 +482,9 @@ fn main() {
             "cpu::half::device_math_matches_reference_on_every_pattern",
             device_math_matches_reference_on_every_half_pattern,
         ),
+        cpu_test("cpu::fast_division_on_every_half_pattern", fast_division_on_every_half_pattern),
+        cpu_test("cpu::fast_division_on_random_f32", fast_division_on_random_f32),
+        cpu_test("cpu::fast_division_is_correctly_rounded", fast_division_is_correctly_rounded),
         cpu_test("cpu::rejects_bad_parameters", rejects_bad_parameters),
         cpu_test("cpu::plans_check_shapes", plans_check_shapes),
         gpu_test("gpu::f32::every_f32_class_and_tie", every_f32_class_and_tie),

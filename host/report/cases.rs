@@ -38,7 +38,7 @@ pub const DTYPES: [Dtype; 3] = [Dtype::F32, Dtype::F16, Dtype::Bf16];
 
 /// Elementwise kernel versions, numbered from 1 (naive) up, as in llm.c's
 /// dev/cuda.
-pub const ELEMENTWISE_VERSIONS: [u32; 2] = [1, 2];
+pub const ELEMENTWISE_VERSIONS: [u32; 3] = [1, 2, 3];
 /// The int4 versions: every one the library has.
 pub const LINEAR_VERSIONS: &[Int4LinearVersion] = &Int4LinearVersion::ALL;
 

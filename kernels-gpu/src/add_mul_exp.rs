@@ -2,8 +2,9 @@
 //! inputs widen exactly to f32, the math is f32 ([`math::add_mul_exp`]) and
 //! the result is rounded once to the storage type.
 //!
-//! Two versions, each exported once per type (`add_mul_exp_{f32,f16,bf16}`,
-//! `add_mul_exp_v2_{f32,f16,bf16}`); both work for any 1-D launch shape.
+//! Three versions, each exported once per type (`add_mul_exp_{f32,f16,bf16}`,
+//! `add_mul_exp_v2_*`, `add_mul_exp_v3_*`); all work for any 1-D launch
+//! shape.
 //!
 //! - v1: a grid-stride loop; each thread handles one 16-byte vector of each
 //!   input per step when all three buffers are 16-byte aligned, else one
@@ -13,6 +14,8 @@
 //!   the first 16-byte boundary, so slices that share their misalignment
 //!   still take the vector path; meant to be launched with a grid that covers
 //!   the array in one pass.
+//! - v3, for small arrays: v2 with one vector of each input a thread, so a
+//!   grid that covers the array once has twice v2's threads.
 
 use crate::device::{
     Split, Strided, Tiles, for_each_element, for_each_vector_batch, is_aligned, load_vector, load_vector_streaming,
@@ -59,8 +62,9 @@ export_per_float!(
     add_mul_exp_f32 for f32, add_mul_exp_f16 for f16, add_mul_exp_bf16 for Bf16
 );
 
-/// Version 2: `out[i] = exp((x[i] + y[i]) * 2)` for `i < n`, tiles of
-/// `ADD_MUL_EXP_CHUNKS * blockDim.x` vectors shared by the grid.
+/// Versions 2 and 3: `out[i] = exp((x[i] + y[i]) * 2)` for `i < n`, tiles
+/// of `CHUNKS * blockDim.x` vectors shared by the grid (v2: `CHUNKS =
+/// ADD_MUL_EXP_CHUNKS`, v3: 1).
 ///
 /// # Safety
 /// `x`, `y` and `out` point to `n` elements each in global memory; `out`
@@ -70,11 +74,11 @@ export_per_float!(
 /// stale; the extra loads of the last vector that clamping makes are
 /// discarded).
 #[inline(always)]
-unsafe fn add_mul_exp_v2<T: Float>(x: *const T, y: *const T, out: *mut T, n: usize) {
+unsafe fn add_mul_exp_tiled<T: Float, const CHUNKS: usize>(x: *const T, y: *const T, out: *mut T, n: usize) {
     // SAFETY (all offsets below): head <= n, and the vectors end at or before n.
     let split = Split::new(x, n, |head| unsafe { is_aligned(y.add(head), 16) && is_aligned(out.add(head), 16) });
     let (xs, ys, outs) = unsafe { (x.add(split.head()), y.add(split.head()), out.add(split.head())) };
-    for_each_vector_batch::<ADD_MUL_EXP_CHUNKS, _, _>(
+    for_each_vector_batch::<CHUNKS, _, _>(
         Tiles::grid(),
         split.vectors(),
         // SAFETY: v < vectors; the vector part is 16-byte aligned in all three buffers.
@@ -89,7 +93,13 @@ unsafe fn add_mul_exp_v2<T: Float>(x: *const T, y: *const T, out: *mut T, n: usi
     }
 }
 
+// The macro takes the chunk count as a literal.
+const _: () = assert!(ADD_MUL_EXP_CHUNKS == 2);
 export_per_float!(
-    add_mul_exp_v2(x: *const T, y: *const T, out: *mut T, n: usize) as
+    add_mul_exp_tiled [2] (x: *const T, y: *const T, out: *mut T, n: usize) as
     add_mul_exp_v2_f32 for f32, add_mul_exp_v2_f16 for f16, add_mul_exp_v2_bf16 for Bf16
+);
+export_per_float!(
+    add_mul_exp_tiled [1] (x: *const T, y: *const T, out: *mut T, n: usize) as
+    add_mul_exp_v3_f32 for f32, add_mul_exp_v3_f16 for f16, add_mul_exp_v3_bf16 for Bf16
 );

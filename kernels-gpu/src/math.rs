@@ -36,14 +36,139 @@ fn round_half_even(x: f32) -> f32 {
 
 /// `clamp(round_half_even(x / scale + zero_point), -128, 127)` as `i8`.
 ///
-/// Exact arithmetic: one correctly rounded f32 division (`div.rn.f32`, not a
-/// multiply by `1 / scale`), one f32 addition (no FMA), then round half to
-/// even. NaN gives 0 and +-inf saturate to 127 / -128 (Rust's saturating
-/// `as`, which PTX's `cvt.rzi.s32.f32` implements natively).
+/// Exact arithmetic: the result of one correctly rounded f32 division (as
+/// `div.rn.f32` gives, not a multiply by `1 / scale`), one f32 addition (no
+/// FMA), then round half to even. NaN gives 0 and +-inf saturate to 127 /
+/// -128 (as Rust's saturating `as` does, and PTX's `cvt.rni.s8.f32`).
+///
+/// This is the one-element form of [`Int8Quantizer`], which the kernels use
+/// with its division prepared once.
 #[inline(always)]
 pub fn quantize_int8(x: f32, scale: f32, zero_point: f32) -> i8 {
-    let rounded = round_half_even(x / scale + zero_point) as i32;
-    rounded.clamp(i8::MIN as i32, i8::MAX as i32) as i8
+    Int8Quantizer::new(scale, zero_point).quantize(x)
+}
+
+/// [`quantize_int8`] with one scale and zero point, its division prepared
+/// once (per launch or row) so that each element costs a multiply and three
+/// FMAs instead of a correctly rounded division (`div.rn.f32`: a reciprocal,
+/// a Newton sequence and a check for its slow path). The result is the same
+/// `i8` as true division for every `x`, `scale` and `zero_point`, NaN and
+/// infinities included.
+///
+/// **The division.** With `h = RN(1/s)` (one `div.rn`, once) and
+/// `l = RN(e h)`, `e = fma(-s, h, 1) = 1 - s h` (exact: `h` is within an ulp
+/// of `1/s`), each element computes
+///
+/// ```text
+/// q0 = fma(x, h, RN(x l))     // x (h + l) = x/s (1 + d), |d| < 2^-46
+/// r  = fma(-q0, s, x)          // x - s q0, exact
+/// q  = fma(r, h, q0)           // = RN(x/s)
+/// ```
+///
+/// Markstein's theorem (P. Markstein, IBM J. Res. Dev. 34(1), 1990; in
+/// Muller et al., *Handbook of Floating-Point Arithmetic*, the chapter on
+/// division with an FMA): in binary floating point with round to nearest,
+/// if `h` is within half an ulp of `1/s` and `q0` within one ulp of `x/s`
+/// (a faithful rounding), and nothing overflows or underflows, then
+/// `r = x - s q0` is representable, so the FMA computes it exactly, and
+/// `RN(q0 + r h) = RN(x/s)`. Here `h = RN(1/s)` meets the first hypothesis.
+/// The second needs the low part `l`: `h + l` is `1/s` to a relative
+/// `2^-47` (`e^2 + |e| 2^-24` with `|e| < 2^-24`), `RN(x l)` adds
+/// `2^-48 |x/s|`, so `q0` is `x/s` to within half an ulp plus `2^-46 |x/s|`:
+/// faithful. The shorter `q0 = RN(x h)` is not: it can be 1.5 ulp off
+/// (`|x h - x/s| < |x| 2^-25` and `|x/s| < 1` when `|x| < |s|` in
+/// significand), and was for about 1.3% of significand pairs in a test;
+/// the final result was still right in every case tried, but the theorem
+/// does not cover it.
+///
+/// **Where the theorem's "no overflow or underflow" holds.** The fast path
+/// is taken when `2^-64 <= |s| <= 2^64` (decided once, so `h`, `l`, `e`
+/// are normal and `e h` does not underflow) and `|x| <= 2^32` (one compare
+/// an element, which NaN fails). Then `|x/s| <= 2^96`, so nothing
+/// overflows. If also `|x| >= 2^-100` and `|x/s| >= 2^-100`, the quotient
+/// is normal, `RN(x l)` is off by at most `2^-150 <= 2^-50 |x/s|` even if
+/// subnormal, and `r`, a multiple of `2^-147` of at most 24 bits, is
+/// representable: the theorem applies and `q = RN(x/s)`. Otherwise
+/// (`|x| < 2^-100`, or `|x/s| < 2^-100`) both `x/s` and `q` are below
+/// `2^-33` (`|q0| <= 1.01 |x/s|`, `|r| <= 2.1 |x|`, `|q| <= 3.2 |x/s|`),
+/// and any two values that small give the same result after
+/// `+ zero_point` and rounding: for `|zero_point| >= 1/4` the sum rounds to
+/// `zero_point` itself (less than a quarter ulp away), else `|sum| < 1/2`
+/// rounds to 0. Zeros go through the fast path exactly.
+///
+/// **Everything else divides truly** (`x / s`): scales outside the range
+/// above (subnormal, huge, 0, inf, NaN), and inputs beyond `2^32` in
+/// magnitude, infinite or NaN, where `x h` could overflow and `inf - inf`
+/// make a NaN of a quotient that should saturate. The kernels' scales
+/// (finite, > 0, checked by the host) and their inputs (f16 is below
+/// 65520; f32/bf16 activations far below 2^32) take the fast path.
+#[derive(Clone, Copy)]
+pub struct Int8Quantizer {
+    scale: f32,
+    zero_point: f32,
+    /// `RN(1/scale)`.
+    hi: f32,
+    /// `RN((1 - scale hi) hi)`: `hi + lo` is `1/scale` to 2^-47.
+    lo: f32,
+    /// Inputs up to this magnitude take the fast path: [`FAST_INPUT_MAX`],
+    /// or -1 (none) when the scale is out of its range.
+    fast_input_max: f32,
+}
+
+/// The largest `|x|` of the fast division: `2^32`.
+pub const FAST_INPUT_MAX: f32 = f32::from_bits((127 + 32) << 23);
+/// The scales of the fast division: `2^-64 <= |scale| <= 2^64`.
+pub const FAST_SCALE_RANGE: (f32, f32) = (f32::from_bits((127 - 64) << 23), f32::from_bits((127 + 64) << 23));
+
+impl Int8Quantizer {
+    /// Prepares the division by `scale` (one correctly rounded reciprocal).
+    #[inline(always)]
+    pub fn new(scale: f32, zero_point: f32) -> Self {
+        let fast = (FAST_SCALE_RANGE.0..=FAST_SCALE_RANGE.1).contains(&scale.abs()); // false for NaN
+        let hi = 1.0 / scale;
+        let lo = fma(-scale, hi, 1.0) * hi;
+        Self { scale, zero_point, hi, lo, fast_input_max: if fast { FAST_INPUT_MAX } else { -1.0 } }
+    }
+
+    /// The code of one input.
+    #[inline(always)]
+    pub fn quantize(&self, x: f32) -> i8 {
+        round_to_i8(self.quotient(x) + self.zero_point)
+    }
+
+    /// `x / scale` correctly rounded, except where `|x| < 2^-100` or
+    /// `|x / scale| < 2^-100` on the fast path: there a value below `2^-33`
+    /// in magnitude, which [`quantize`](Self::quantize) rounds as it would
+    /// the true quotient (see the type's docs).
+    #[inline(always)]
+    pub fn quotient(&self, x: f32) -> f32 {
+        if x.abs() <= self.fast_input_max {
+            let q0 = fma(x, self.hi, x * self.lo);
+            fma(fma(-q0, self.scale, x), self.hi, q0)
+        } else {
+            x / self.scale
+        }
+    }
+}
+
+/// `clamp(round_half_even(v), -128, 127)`, NaN to 0: one `cvt.rni.s8.f32`
+/// (float-to-integer conversions saturate and turn NaN into 0 in PTX).
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+fn round_to_i8(v: f32) -> i8 {
+    let code: i16;
+    // SAFETY: a register-to-register conversion; no memory, no side effects.
+    unsafe {
+        core::arch::asm!("cvt.rni.s8.f32 {c}, {v};", c = out(reg16) code, v = in(reg32) v,
+            options(pure, nomem, nostack))
+    };
+    code as i8
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+fn round_to_i8(v: f32) -> i8 {
+    (round_half_even(v) as i32).clamp(i8::MIN as i32, i8::MAX as i32) as i8
 }
 
 /// `exp((x + y) * 2)`, with relative error below 2.5e-7 (about 2 ulp)

@@ -3,9 +3,12 @@
 //! f32, f16 or bf16 input (widened exactly to f32 first; the arithmetic is
 //! [`math::quantize_int8`]).
 //!
-//! Two versions, each exported once per type: `quantize_int8_{f32,f16,bf16}`
+//! Three versions, each exported once per type: `quantize_int8_{f32,f16,bf16}`
 //! and `quantize_int8_rows_*` (v1), `quantize_int8_v2_*` and
-//! `quantize_int8_rows_v2_*` (v2). Both work for any 1-D launch shape.
+//! `quantize_int8_rows_v2_*` (v2), `quantize_int8_v3_*` and
+//! `quantize_int8_rows_v3_*` (v3). All work for any launch shape (1-D, and
+//! for v3 per row 2-D); every version divides through [`Int8Quantizer`],
+//! prepared once per launch or row.
 //!
 //! - v1: a grid-stride loop (per tensor) or a block-stride loop over each row
 //!   (per row); one 16-byte load and one 4- or 8-byte store per thread and
@@ -18,11 +21,11 @@
 //!   vector still take the vector path.
 
 use crate::device::{
-    Split, Strided, Tiles, block_idx_x, for_each_element, for_each_vector_batch, grid_dim_x, is_aligned, load_vector,
-    load_vector_streaming, store_bytes, store_bytes_streaming,
+    Split, Strided, Tiles, block_idx_x, block_idx_y, for_each_element, for_each_vector_batch, grid_dim_x, grid_dim_y,
+    is_aligned, load_vector, load_vector_streaming, store_bytes, store_bytes_streaming,
 };
 use crate::float::{Bf16, Float};
-use crate::math;
+use crate::math::Int8Quantizer;
 use quant_kernels_abi::elementwise::v2::QUANTIZE_ELEMENTS;
 
 /// Version 1, per tensor: quantizes `x[..n]` into `out[..n]` with one
@@ -33,18 +36,27 @@ use quant_kernels_abi::elementwise::v2::QUANTIZE_ELEMENTS;
 #[inline(always)]
 unsafe fn quantize_int8_v1<T: Float>(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) {
     // SAFETY: forwarded from the caller.
-    unsafe { span_v1(Strided::grid(), x, out, n, scale, zero_point) }
+    unsafe { span_v1(Strided::grid(), x, out, n, &Int8Quantizer::new(scale, zero_point)) }
 }
 
-/// Version 1, per row: quantizes the row-major `x[rows][cols]` into
-/// `out[rows][cols]`, row `r` with `scales[r]` and `zero_points[r]`; each
-/// block takes rows `blockIdx.x, blockIdx.x + gridDim.x, ...` and its threads
-/// share a row.
+export_per_float!(
+    quantize_int8_v1(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
+    quantize_int8_f32 for f32, quantize_int8_f16 for f16, quantize_int8_bf16 for Bf16
+);
+/// Per row, version `VERSION`: quantizes the row-major `x[rows][cols]` into
+/// `out[rows][cols]`, row `r` with `scales[r]` and `zero_points[r]`.
+/// Versions 1 and 2: each block takes rows `blockIdx.x, blockIdx.x +
+/// gridDim.x, ...` and its threads share a row (v2 in tiles of
+/// `QUANTIZE_ELEMENTS * blockDim.x` elements). Version 3: row `blockIdx.y`
+/// (and `+ gridDim.y, ...` past the grid), shared by the blocks along x,
+/// one vector a thread.
 ///
 /// # Safety
-/// `x` and `out` hold `rows * cols` elements, `scales` and `zero_points` `rows`.
+/// `x` and `out` hold `rows * cols` elements, `scales` and `zero_points`
+/// `rows`; for versions 2 and 3 all in global memory, `out` overlapping
+/// none of the others.
 #[inline(always)]
-unsafe fn quantize_int8_rows_v1<T: Float>(
+unsafe fn quantize_int8_rows<T: Float, const VERSION: u32>(
     x: *const T,
     scales: *const f32,
     zero_points: *const f32,
@@ -52,20 +64,19 @@ unsafe fn quantize_int8_rows_v1<T: Float>(
     rows: usize,
     cols: usize,
 ) {
+    let blocks = if VERSION == 3 { Rows::blocks_y() } else { Rows::blocks_x() };
     // SAFETY: forwarded from the caller.
     unsafe {
-        by_rows(x, scales, zero_points, out, rows, cols, |x, out, scale, zp| {
-            span_v1(Strided::block(), x, out, cols, scale, zp)
+        by_rows(blocks, x, scales, zero_points, out, rows, cols, |x, out, quantizer| match VERSION {
+            1 => span_v1(Strided::block(), x, out, cols, quantizer),
+            2 => span_tiled::<T, V2_F32_CHUNKS, V2_HALF_CHUNKS>(Tiles::block(), Strided::block(), x, out, cols, quantizer),
+            _ => span_tiled::<T, 1, 1>(Tiles::grid(), Strided::grid(), x, out, cols, quantizer),
         })
     }
 }
 
 export_per_float!(
-    quantize_int8_v1(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
-    quantize_int8_f32 for f32, quantize_int8_f16 for f16, quantize_int8_bf16 for Bf16
-);
-export_per_float!(
-    quantize_int8_rows_v1(
+    quantize_int8_rows [1] (
         x: *const T, scales: *const f32, zero_points: *const f32, out: *mut i8, rows: usize, cols: usize
     ) as
     quantize_int8_rows_f32 for f32, quantize_int8_rows_f16 for f16, quantize_int8_rows_bf16 for Bf16
@@ -80,30 +91,7 @@ export_per_float!(
 #[inline(always)]
 unsafe fn quantize_int8_v2<T: Float>(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) {
     // SAFETY: forwarded from the caller.
-    unsafe { span_v2(Tiles::grid(), Strided::grid(), x, out, n, scale, zero_point) }
-}
-
-/// Version 2, per row: as [`quantize_int8_rows_v1`], each block walking its
-/// row in tiles of `QUANTIZE_ELEMENTS * blockDim.x` elements.
-///
-/// # Safety
-/// As for [`quantize_int8_rows_v1`], with all buffers in global memory and
-/// `out` overlapping none of the others.
-#[inline(always)]
-unsafe fn quantize_int8_rows_v2<T: Float>(
-    x: *const T,
-    scales: *const f32,
-    zero_points: *const f32,
-    out: *mut i8,
-    rows: usize,
-    cols: usize,
-) {
-    // SAFETY: forwarded from the caller.
-    unsafe {
-        by_rows(x, scales, zero_points, out, rows, cols, |x, out, scale, zp| {
-            span_v2(Tiles::block(), Strided::block(), x, out, cols, scale, zp)
-        })
-    }
+    unsafe { span_tiled::<T, V2_F32_CHUNKS, V2_HALF_CHUNKS>(Tiles::grid(), Strided::grid(), x, out, n, &Int8Quantizer::new(scale, zero_point)) }
 }
 
 export_per_float!(
@@ -111,42 +99,89 @@ export_per_float!(
     quantize_int8_v2_f32 for f32, quantize_int8_v2_f16 for f16, quantize_int8_v2_bf16 for Bf16
 );
 export_per_float!(
-    quantize_int8_rows_v2(
+    quantize_int8_rows [2] (
         x: *const T, scales: *const f32, zero_points: *const f32, out: *mut i8, rows: usize, cols: usize
     ) as
     quantize_int8_rows_v2_f32 for f32, quantize_int8_rows_v2_f16 for f16, quantize_int8_rows_v2_bf16 for Bf16
 );
 
+/// Version 3, per tensor: as [`quantize_int8_v2`] with one vector a thread.
+///
+/// # Safety
+/// As for [`quantize_int8_v2`].
+#[inline(always)]
+unsafe fn quantize_int8_v3<T: Float>(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) {
+    // SAFETY: forwarded from the caller.
+    unsafe { span_tiled::<T, 1, 1>(Tiles::grid(), Strided::grid(), x, out, n, &Int8Quantizer::new(scale, zero_point)) }
+}
+
+export_per_float!(
+    quantize_int8_v3(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
+    quantize_int8_v3_f32 for f32, quantize_int8_v3_f16 for f16, quantize_int8_v3_bf16 for Bf16
+);
+export_per_float!(
+    quantize_int8_rows [3] (
+        x: *const T, scales: *const f32, zero_points: *const f32, out: *mut i8, rows: usize, cols: usize
+    ) as
+    quantize_int8_rows_v3_f32 for f32, quantize_int8_rows_v3_f16 for f16, quantize_int8_rows_v3_bf16 for Bf16
+);
+
 /// One element.
 #[inline(always)]
-fn one<T: Float>(x: T, scale: f32, zero_point: f32) -> i8 {
-    math::quantize_int8(x.to_f32(), scale, zero_point)
+fn one<T: Float>(x: T, quantizer: &Int8Quantizer) -> i8 {
+    quantizer.quantize(x.to_f32())
 }
 
 /// One 16-byte vector of `x`: `T::LANES` bytes.
 #[inline(always)]
-fn vector<T: Float>(x: T::Lanes<T>, scale: f32, zero_point: f32) -> T::Lanes<i8> {
-    T::lanes(|j| one(x.as_ref()[j], scale, zero_point))
+fn vector<T: Float>(x: T::Lanes<T>, quantizer: &Int8Quantizer) -> T::Lanes<i8> {
+    T::lanes(|j| one(x.as_ref()[j], quantizer))
 }
 
-/// Block `blockIdx.x` quantizes rows `blockIdx.x, blockIdx.x + gridDim.x, ...`,
-/// each by `span(x_row, out_row, scale, zero_point)`.
+/// Which rows a block quantizes: rows `first, first + step, ...`.
+#[derive(Clone, Copy)]
+struct Rows {
+    first: usize,
+    step: usize,
+}
+
+impl Rows {
+    /// Block `blockIdx.x` takes rows `blockIdx.x, blockIdx.x + gridDim.x, ...` (v1, v2).
+    #[inline(always)]
+    fn blocks_x() -> Self {
+        Self { first: block_idx_x() as usize, step: grid_dim_x() as usize }
+    }
+
+    /// Blocks `(*, blockIdx.y)` take rows `blockIdx.y, blockIdx.y + gridDim.y, ...` (v3).
+    #[inline(always)]
+    fn blocks_y() -> Self {
+        Self { first: block_idx_y() as usize, step: grid_dim_y() as usize }
+    }
+}
+
+/// Quantizes the calling block's `rows`, each by
+/// `span(x_row, out_row, quantizer)` with the row's scale and zero point.
 ///
 /// # Safety
-/// As for [`quantize_int8_rows_v1`]; `span` quantizes `cols` elements.
+/// As for [`quantize_int8_rows`]; `span` quantizes `cols` elements.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the kernel's own parameters, plus how to split them
 unsafe fn by_rows<T: Float>(
+    blocks: Rows,
     x: *const T,
     scales: *const f32,
     zero_points: *const f32,
     out: *mut i8,
     rows: usize,
     cols: usize,
-    mut span: impl FnMut(*const T, *mut i8, f32, f32),
+    mut span: impl FnMut(*const T, *mut i8, &Int8Quantizer),
 ) {
-    for row in (block_idx_x() as usize..rows).step_by(grid_dim_x() as usize) {
+    for row in (blocks.first..rows).step_by(blocks.step) {
         // SAFETY: row < rows, so the row's offsets and parameters are in bounds.
-        unsafe { span(x.add(row * cols), out.add(row * cols), *scales.add(row), *zero_points.add(row)) }
+        unsafe {
+            let quantizer = Int8Quantizer::new(*scales.add(row), *zero_points.add(row));
+            span(x.add(row * cols), out.add(row * cols), &quantizer)
+        }
     }
 }
 
@@ -155,52 +190,58 @@ unsafe fn by_rows<T: Float>(
 /// # Safety
 /// `x` points to `n` elements and `out` to `n` writable bytes.
 #[inline(always)]
-unsafe fn span_v1<T: Float>(threads: Strided, x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) {
+unsafe fn span_v1<T: Float>(threads: Strided, x: *const T, out: *mut i8, n: usize, quantizer: &Int8Quantizer) {
     for_each_element(
         threads,
         n,
         T::LANES,
         is_aligned(x, 16) && is_aligned(out, T::LANES),
         // SAFETY: i + LANES <= n; x is 16-byte and out LANES-byte aligned.
-        |i| unsafe { store_bytes(out.add(i), vector::<T>(load_vector(x.add(i)), scale, zero_point)) },
+        |i| unsafe { store_bytes(out.add(i), vector::<T>(load_vector(x.add(i)), quantizer)) },
         // SAFETY: i < n.
-        |i| unsafe { *out.add(i) = one(*x.add(i), scale, zero_point) },
+        |i| unsafe { *out.add(i) = one(*x.add(i), quantizer) },
     );
 }
 
-/// Version 2's loop: quantizes `x[..n]` into `out[..n]`; `tiles` share the
-/// vectors, `threads` the scalar head and tail.
+/// Version 2's vectors a thread: `QUANTIZE_ELEMENTS` elements, as 4 vectors
+/// of f32 or 2 of f16/bf16 (the arguments of [`span_tiled`]).
+const V2_F32_CHUNKS: usize = 4;
+const V2_HALF_CHUNKS: usize = 2;
+const _: () = assert!(QUANTIZE_ELEMENTS == V2_F32_CHUNKS * f32::LANES && QUANTIZE_ELEMENTS == V2_HALF_CHUNKS * f16::LANES);
+
+/// The loop of versions 2 and 3: quantizes `x[..n]` into `out[..n]`; `tiles`
+/// share the vectors, `threads` the scalar
+/// head and tail. A thread loads `F32_CHUNKS` vectors at a time for f32
+/// input, `HALF_CHUNKS` for f16/bf16.
 ///
 /// # Safety
 /// `x` points to `n` elements and `out` to `n` writable bytes, both in global
 /// memory and not overlapping.
 #[inline(always)]
-unsafe fn span_v2<T: Float>(
+unsafe fn span_tiled<T: Float, const F32_CHUNKS: usize, const HALF_CHUNKS: usize>(
     tiles: Tiles,
     threads: Strided,
     x: *const T,
     out: *mut i8,
     n: usize,
-    scale: f32,
-    zero_point: f32,
+    quantizer: &Int8Quantizer,
 ) {
     // SAFETY (all offsets below): head <= n, and the vectors end at or before n.
     let split = Split::new(x, n, |head| unsafe { is_aligned(out.add(head), T::LANES) });
     let (xs, outs) = unsafe { (x.add(split.head()), out.add(split.head())) };
     // SAFETY: v < vectors; x's vector part is 16-byte aligned, out's LANES-byte aligned.
     let load = |v: usize| unsafe { load_vector_streaming(xs.add(v * T::LANES)) };
-    let compute = |a| vector::<T>(a, scale, zero_point);
+    let compute = |a| vector::<T>(a, quantizer);
     let store = |v: usize, codes, keep| unsafe { store_bytes_streaming(outs.add(v * T::LANES), codes, keep) };
-    // QUANTIZE_ELEMENTS / T::LANES vectors a thread, spelled as constants.
-    const { assert!(QUANTIZE_ELEMENTS == 4 * f32::LANES && QUANTIZE_ELEMENTS == 2 * f16::LANES) };
+    // The chunk count is a constant of the loop; one branch per type picks it.
     if T::LANES == f32::LANES {
-        for_each_vector_batch::<4, _, _>(tiles, split.vectors(), load, compute, store);
+        for_each_vector_batch::<F32_CHUNKS, _, _>(tiles, split.vectors(), load, compute, store);
     } else {
-        for_each_vector_batch::<2, _, _>(tiles, split.vectors(), load, compute, store);
+        for_each_vector_batch::<HALF_CHUNKS, _, _>(tiles, split.vectors(), load, compute, store);
     }
     for s in threads.over(split.scalars()) {
         let i = split.scalar(s);
         // SAFETY: i < n.
-        unsafe { *out.add(i) = one(*x.add(i), scale, zero_point) };
+        unsafe { *out.add(i) = one(*x.add(i), quantizer) };
     }
 }

@@ -84,14 +84,19 @@ pub fn every_16_bit_pattern<T: TestFloat>() -> Vec<T> {
 }
 
 /// The launch shapes every elementwise GPU test runs: each version with the
-/// default block and the extremes a block-size sweep may pick.
+/// default block and the extremes a block-size sweep may pick, and the
+/// default (the version chosen by size).
 pub fn elementwise_launches() -> Vec<ElementwiseLaunch> {
     let shapes = [(ElementwiseVersion::V1, 256), (ElementwiseVersion::V1, 1024)].into_iter().chain([
         (ElementwiseVersion::V2, 256),
         (ElementwiseVersion::V2, 32),
         (ElementwiseVersion::V2, 1024),
+        (ElementwiseVersion::V3, 256),
+        (ElementwiseVersion::V3, 32),
+        (ElementwiseVersion::V3, 1024),
     ]);
-    shapes.map(|(version, threads)| ElementwiseLaunch::new(version, threads).expect("valid block")).collect()
+    let fixed = shapes.map(|(version, threads)| ElementwiseLaunch::new(version, threads).expect("valid block"));
+    fixed.chain([ElementwiseLaunch::default()]).collect()
 }
 
 /// The process-wide handle, created by the first GPU test.
