@@ -415,7 +415,19 @@ fn per_row_matches_reference<T: TestFloat>(kernels: &Kernels, rng: &mut Rng) -> 
         for launch in elementwise_launches() {
             for poison in [0x55, 0xAA] {
                 let mut out = poisoned_i8(kernels, rows * cols, poison);
-                kernels.quantize_int8_rows_with(launch, &dx, cols, &params, &mut out, kernels.stream())?;
+                match kernels.quantize_int8_rows_with(launch, &dx, cols, &params, &mut out, kernels.stream()) {
+                    // A kernel whose registers do not allow the block (the
+                    // per-row v2/v3 kernels past 64 registers at 1024
+                    // threads): refused before launching, nothing written.
+                    Err(Error::InvalidBlockThreads { threads, max })
+                        if threads == launch.block_threads() && max < threads =>
+                    {
+                        let untouched = download(kernels, &out).iter().all(|&v| v as u8 == poison);
+                        ensure(untouched, || format!("{launch:?}: refused, yet output written"))?;
+                        continue;
+                    }
+                    result => result?,
+                }
                 let got = download(kernels, &out);
                 let wrong = first_failures(got.len(), 3, |i| got[i] == expected[i]);
                 ensure(wrong.is_empty(), || format!("{} {launch:?} {rows}x{cols}: wrong at {wrong:?}", T::NAME))?;
