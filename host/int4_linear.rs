@@ -27,7 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2, v3, v4};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2, v3, v4, v7};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -64,9 +64,14 @@ pub const V5_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
     ],
 ];
 
+/// Version 7's entry points (a tiled GEMM for large `m`).
+pub const V7_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v7_f16"), bf16: Some("int4_linear_v7_bf16") };
+
 /// The kernel versions, simplest first; docs/PERF.md has each one's design
 /// and measured times. Every version accepts every shape; versions 1 and 2
-/// take f32 activations, versions 3 and 4 f16 and bf16.
+/// take f32 activations, versions 3 to 7 f16 and bf16. (Version 6 is the
+/// number of a decode version still being written.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Int4LinearVersion {
     /// A block's warps split `K` for 4 rows; `m` in tiles of 1 (m = 1) or 4.
@@ -84,16 +89,21 @@ pub enum Int4LinearVersion {
     /// point applied once per group to f32 accumulators, through a second
     /// MMA that sums the activations; `warps` (1 to 16) per block.
     V5 { warps: u32 },
+    /// A tiled GEMM for large `m`: a block of 8 warps computes 128 weight
+    /// rows x 128 activation rows over all of `K`, fed by a 3-stage
+    /// `cp.async` ring (its block is fixed).
+    V7,
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
         Self::V4 { warps: v4::DEFAULT_WARPS },
         Self::V5 { warps: v3::DEFAULT_WARPS },
+        Self::V7,
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T`.
@@ -104,7 +114,11 @@ impl Int4LinearVersion {
             // Measured on the H100 (docs/PERF.md): v5 up to one MMA tile of
             // activation rows, v3 (fewer MMAs per weight) past it.
             _ if m <= v3::M_PER_TILE => Self::V5 { warps: v3::DEFAULT_WARPS },
-            _ => Self::V3 { warps: v3::DEFAULT_WARPS },
+            // Past v7::ABOVE_M rows the GEMM, which reads each weight once
+            // per 128 rows, beats re-reading them every 16 (a first guess,
+            // to be re-tuned from measurements: docs/PERF.md).
+            _ if m <= v7::ABOVE_M => Self::V3 { warps: v3::DEFAULT_WARPS },
+            _ => Self::V7,
         };
         version.tuned(m, n)
     }
@@ -129,7 +143,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// 1 to 5.
+    /// 1 to 5, and 7.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -137,6 +151,7 @@ impl Int4LinearVersion {
             Self::V3 { .. } => 3,
             Self::V4 { .. } => 4,
             Self::V5 { .. } => 5,
+            Self::V7 => 7,
         }
     }
 
@@ -159,6 +174,7 @@ impl Int4LinearVersion {
             Self::V4 { .. } if wide => V4_M16_KERNELS,
             Self::V4 { .. } => V4_M8_KERNELS,
             Self::V5 { .. } => V5_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
+            Self::V7 => V7_KERNELS,
         };
         names.get::<T>()
     }
@@ -219,6 +235,15 @@ pub fn plan_version<T: Float>(
             return Err(Error::Misaligned { argument, align: 16 });
         }
     }
+    // Int4Shape's fields are public: the kernels' indexing (a lane's 32
+    // columns in one group, rows of x 16-byte aligned) needs what
+    // Int4Shape::new checks.
+    if !GROUP_SIZES.contains(&shape.group_size) {
+        return Err(Error::InvalidGroupSize(shape.group_size));
+    }
+    if shape.k % shape.group_size != 0 {
+        return Err(Error::KNotMultipleOfGroup { k: shape.k, group_size: shape.group_size });
+    }
     if m == 0 || shape.n == 0 {
         return Ok(None);
     }
@@ -248,6 +273,10 @@ pub fn plan_version<T: Float>(
             };
             (v3::ROWS_PER_BLOCK, m_tile, warps * 32, shared)
         }
+        // What the kernel relies on beyond the checks above (x and qweight
+        // 16-byte aligned, k % 32 == 0 through the group size, every row of
+        // x 16-byte aligned with them) is fixed by its constants.
+        Int4LinearVersion::V7 => (v7::BLOCK_N, v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES),
     };
     let m_tiles = m.div_ceil(m_tile).min(MAX_GRID_Y as usize);
     Ok(Some(Launch {

@@ -46,9 +46,11 @@ mod mma_tile;
 mod v3;
 mod v4;
 mod v5;
+mod v7;
 pub use v3::*;
 pub use v4::*;
 pub use v5::*;
+pub use v7::*;
 
 /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`, `g = k / group_size`,
 /// one activation row per block: the decode (`M = 1`) entry point.
