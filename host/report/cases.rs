@@ -25,7 +25,7 @@ pub const LINEAR_SHAPES: [(usize, usize); 5] =
     [(4096, 4096), (11008, 4096), (4096, 11008), (28672, 8192), (8192, 28672)];
 pub const QUICK_LINEAR_SHAPES: [(usize, usize); 2] = [(4096, 4096), (11008, 4096)];
 /// Activation rows: decode (1) and a small batch (the targets of issue 3),
-/// and batches for the tiled GEMM (version 7, issue 4). Past M = 64 the
+/// and batches for the tiled GEMM (version 7, issue 4). Past M = 16 the
 /// outputs are checked on a sample of rows (gpu.rs, `checked_rows`).
 pub const LINEAR_MS: [usize; 4] = [1, 16, 128, 1024];
 pub const QUICK_LINEAR_MS: [usize; 3] = [1, 16, 128];

@@ -7,17 +7,22 @@
 //! of `y^T` over the whole of `K`, so each weight is read `M / 128` times
 //! (from L2, mostly) and each activation `N / 128` times.
 //!
-//! **Warps.** The 8 warps form a `WARPS_N x WARPS_M` (2 x 4) grid; warp
-//! `(wn, wm)` owns weight rows `64 wn .. + 64` and activation rows
-//! `32 wm .. + 32` of the tile: 4 MMA A tiles (16 weight rows) by 4 MMA B
-//! tiles (8 activation rows), 16 f32 accumulator tiles of `m16n8k16`.
+//! **Warps.** The 8 warps form a `WARPS_N x WARPS_M` (4 x 2) grid; warp
+//! `(wn, wm)` owns weight rows `32 wn .. + 32` and activation rows
+//! `64 wm .. + 64` of the tile: 2 MMA A tiles (16 weight rows) by 8 MMA B
+//! tiles (8 activation rows), 16 f32 accumulator tiles of `m16n8k16`. (The
+//! other way round, 64 x 32, dequantizes twice as often per MMA, and did
+//! not fit in 255 registers.)
 //! The MMA orientation, lanes and column permutation are version 3's
 //! (`v3.rs`): lane `(g, t)` takes columns `32t .. 32t + 32` of a 128-column
 //! step, for rows `g` and `g + 8` of an A tile (16 bytes of codes each) and
 //! row `g` of a B tile (64 bytes of activations), and the shared
 //! `mma_word` (a quarter of versions 3-5's `mma_step`) dequantizes each A
 //! fragment (3 to 4 instructions a pair of weights, scale and zero point
-//! applied per weight in the activation type) once for the warp's 4 B tiles.
+//! applied per weight in the activation type) once for the warp's 8 B tiles.
+//! A warp holds a step's codes (8 registers an A tile) and a quarter of its
+//! activations at a time (4 registers a B tile) beside the 64 of the
+//! accumulators.
 //!
 //! **Pipeline.** A stage holds one 128-column step of the block's tile: its
 //! `BLOCK_N` rows x 64 bytes of codes and `BLOCK_M` rows x 256 bytes of
@@ -32,8 +37,8 @@
 //! Copies past `K` (a partial last step), weight rows past `n` and
 //! activation rows past `m` are zero-filled without reading: zero
 //! activations make those products vanish, and rows past `n` or `m` are
-//! never stored. The group scales and zero points of step `i` are loaded
-//! before the block meets for it.
+//! never stored. The group scales and zero points of step `i + 1` are loaded
+//! into registers while step `i` computes.
 //!
 //! **Shared memory, per stage** (byte offsets from the stage's start):
 //!
@@ -52,12 +57,11 @@
 //! parity, so the 8 lanes' chunks (`4t + q` of rows `g, g + 1`) land on 8
 //! distinct bank groups for each quad `q`. The copies write 8 consecutive
 //! chunks of one row a quarter-warp, permuted within aligned groups of 4:
-//! conflict-free too.
+//! conflict-free too. (Both checked by enumerating every lane.)
 //!
 //! **Epilogue.** Each accumulator goes straight to `y[m][n]` with the bias,
-//! rounded to `T`, bounds-checked (2-byte stores; the output is `2 M N`
-//! bytes against `M N K / 64` MMAs, a few percent of the time at the model
-//! shapes).
+//! rounded to `T`, bounds-checked (2-byte stores: 128 a thread and tile,
+//! against the K loop's ~700 instructions a step).
 //!
 //! Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M), MAX_GRID_Y))`
 //! (blocks loop over activation tiles past `gridDim.y`), exactly
@@ -66,7 +70,7 @@
 use super::GroupParams;
 use super::mma_tile::{Epilogue, RowParams, activation_tiles, entry_points, mma_word};
 use crate::async_copy::{commit, copy16, dynamic_shared_address, load_shared16, wait};
-use crate::device::{block_idx_x, lane_id, sync_threads, thread_idx_x, warp_id};
+use crate::device::{block_idx_x, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
 use crate::float::Bf16;
 use crate::mma::MmaHalf;
 use core::array::from_fn;
@@ -165,16 +169,19 @@ unsafe fn linear_v7<T: MmaHalf>(
                     }
                 }
                 let col = STEP_K * i + 8 * activation_chunk;
+                // Element offset of the p-th chunk, row by row (16 rows
+                // apart): advanced in place, not 8 hoisted 64-bit offsets.
+                let mut offset = (first_m + activation_row) * k + col;
                 for p in 0..ACTIVATION_CHUNKS / THREADS {
-                    let row = first_m + activation_row + 16 * p;
-                    let valid = row < m && col < k;
+                    let valid = first_m + activation_row + 16 * p < m && col < k;
                     // SAFETY: when valid, 8 activations at column col < k of
-                    // row `row` < m (16-byte aligned: k % 32 == 0 and x is);
-                    // the slot is inside the stage.
+                    // row `first_m + activation_row + 16 p` < m (16-byte
+                    // aligned: k % 32 == 0 and x is); the slot is inside the stage.
                     unsafe {
-                        let source = x.add(if valid { row * k + col } else { 0 });
+                        let source = x.add(if valid { offset } else { 0 });
                         copy16(stage + activation_slot + (4096 * p) as u32, source.cast(), valid);
                     }
+                    offset = in_place(offset + 16 * k);
                 }
             }
             commit();
@@ -183,8 +190,10 @@ unsafe fn linear_v7<T: MmaHalf>(
         let params_of = |i: usize| -> [[RowParams; 2]; A_TILES] {
             let c = 4 * i + t;
             let col = if c < chunks_per_row { 32 * c } else { 0 };
+            // The rows' offsets into scales and zeros are computed here, in
+            // the loop: hoisted, they would hold 8 more 64-bit registers.
             // SAFETY: rows[a][h] < n; col < k, or 0 (k > 0: called for steps < ceil(k / 128)).
-            from_fn(|a| unsafe { RowParams::of_rows::<T>(&groups, rows[a], col) })
+            from_fn(|a| unsafe { RowParams::of_rows::<T>(&groups, rows[a].map(in_place), col) })
         };
 
         let mut acc = [[[0.0f32; 4]; B_TILES]; A_TILES];
@@ -194,10 +203,12 @@ unsafe fn linear_v7<T: MmaHalf>(
             issue(i, write_stage);
             write_stage = next_stage(write_stage);
         }
+        // Loaded a step ahead: a step's compute covers their latency. (k == 0
+        // leaves no group to read.)
+        let mut next_params = if steps > 0 { params_of(0) } else { [[RowParams::default(); 2]; A_TILES] };
         for i in 0..steps {
-            // Loaded before the barrier, so that the wait covers their latency
-            // (the accumulators leave no registers to load them a step ahead).
-            let params = params_of(i);
+            let params = next_params;
+            next_params = params_of((i + 1).min(steps - 1));
             wait::<{ STAGES as u32 - 2 }>();
             // Every thread's copies of step i are in, and every warp is done
             // with step i - 1, whose stage the next copies overwrite.
