@@ -385,7 +385,17 @@ fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
         let error = relative_l2_error(&download(kernels, &y), &expected);
         ensure(error <= BOUNDS.f32, || format!("{version:?}: relative error {error:e}"))?;
     }
-    Ok(())
+    drop(x);
+    // Version 7 (bf16): its copies' activation offsets past 2^31 elements
+    // (2049 tiles of 128 rows, the last of 3).
+    let pattern = bf16::from_f32_slice(&pattern);
+    let pattern_y = reference::int4_linear(&bf16::to_f32_vec(&pattern), PATTERN_ROWS, &weights, Some(&bias))?;
+    let expected: Vec<f64> = (0..m * n).map(|i| pattern_y[(i / n) % PATTERN_ROWS * n + i % n]).collect();
+    let x = repeated(kernels, &pattern, m * k);
+    let mut y = poisoned::<bf16>(kernels, m * n);
+    kernels.int4_linear_version(Int4LinearVersion::V7, &x, m, &layer, &mut y, kernels.stream())?;
+    let error = relative_l2_error(&bf16::to_f32_vec(&download(kernels, &y)), &expected);
+    ensure(error <= BOUNDS.bf16, || format!("V7 bf16: relative error {error:e}"))
 }
 
 /// The kernels' bit-trick unpacking against plain shifts and masks, on
