@@ -91,14 +91,14 @@ fn quantize_int8_rows(c: &mut Criterion, gpu: &Gpu, rng: &mut Rng) {
 }
 
 /// Every int4 version, each with the activation type it takes (f32 for
-/// versions 1-2, bf16 for 3-5) and the library's block for the shape.
+/// versions 1-2, bf16 for 3-7) and the library's block for the shape.
 fn int4_linear(c: &mut Criterion, gpu: &Gpu, rng: &mut Rng) {
     let k = &gpu.kernels;
     let mut group = c.benchmark_group("int4_linear");
     for (n, kk) in [(4096, 4096), (11008, 4096)] {
         let weights = Int4Weights::quantize(&rng.normals(n * kk, 0.02), n, kk, 128, Int4Mode::Symmetric).unwrap();
         let layer = k.upload_int4_linear(&weights, Some(&rng.normals(n, 0.1))).unwrap();
-        for m in [1, 16] {
+        for m in [1, 16, 128] {
             let x = rng.normals(m * kk, 1.0);
             for version in Int4LinearVersion::ALL {
                 let version = version.tuned(m, n);

@@ -27,7 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2, v3, v4, v6};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2, v3, v4, v6, v7};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -78,9 +78,13 @@ pub const V6_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
     ],
 ];
 
+/// Version 7's entry points (a tiled GEMM for large `m`).
+pub const V7_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v7_f16"), bf16: Some("int4_linear_v7_bf16") };
+
 /// The kernel versions, simplest first; docs/PERF.md has each one's design
 /// and measured times. Every version accepts every shape; versions 1 and 2
-/// take f32 activations, versions 3 to 6 f16 and bf16.
+/// take f32 activations, versions 3 to 7 f16 and bf16.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Int4LinearVersion {
     /// A block's warps split `K` for 4 rows; `m` in tiles of 1 (m = 1) or 4.
@@ -101,17 +105,22 @@ pub enum Int4LinearVersion {
     /// Version 5 with 32 weight rows per warp instead of 16: each step's
     /// activations serve twice the codes; `warps` (1 to 16) per block.
     V6 { warps: u32 },
+    /// A tiled GEMM for large `m`: a block of 8 warps computes 128 weight
+    /// rows x 128 activation rows over all of `K`, fed by a 3-stage
+    /// `cp.async` ring (its block is fixed).
+    V7,
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
         Self::V4 { warps: v4::DEFAULT_WARPS },
         Self::V5 { warps: v3::DEFAULT_WARPS },
         Self::V6 { warps: v3::DEFAULT_WARPS },
+        Self::V7,
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T`.
@@ -122,7 +131,11 @@ impl Int4LinearVersion {
             // Measured on the H100 (docs/PERF.md): v5 up to one MMA tile of
             // activation rows, v3 (fewer MMAs per weight) past it.
             _ if m <= v3::M_PER_TILE => Self::V5 { warps: v3::DEFAULT_WARPS },
-            _ => Self::V3 { warps: v3::DEFAULT_WARPS },
+            // Past v7::ABOVE_M rows the GEMM, which reads each weight once
+            // per 128 rows, beats re-reading them every 16 (a first guess,
+            // to be re-tuned from measurements: docs/PERF.md).
+            _ if m <= v7::ABOVE_M => Self::V3 { warps: v3::DEFAULT_WARPS },
+            _ => Self::V7,
         };
         version.tuned(m, n)
     }
@@ -149,6 +162,7 @@ impl Int4LinearVersion {
             Self::V2 => v2::ROWS_PER_BLOCK,
             Self::V3 { .. } | Self::V4 { .. } | Self::V5 { .. } => v3::ROWS_PER_BLOCK,
             Self::V6 { .. } => v6::ROWS_PER_BLOCK,
+            Self::V7 => v7::BLOCK_N,
         }
     }
 
@@ -156,7 +170,7 @@ impl Int4LinearVersion {
     /// (3 to 6).
     pub fn warps(self) -> Option<u32> {
         match self {
-            Self::V1 | Self::V2 => None,
+            Self::V1 | Self::V2 | Self::V7 => None,
             Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } => Some(warps),
         }
     }
@@ -173,7 +187,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// 1 to 6.
+    /// 1 to 7.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -182,6 +196,7 @@ impl Int4LinearVersion {
             Self::V4 { .. } => 4,
             Self::V5 { .. } => 5,
             Self::V6 { .. } => 6,
+            Self::V7 => 7,
         }
     }
 
@@ -205,6 +220,7 @@ impl Int4LinearVersion {
             Self::V4 { .. } => V4_M8_KERNELS,
             Self::V5 { .. } => V5_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
             Self::V6 { .. } => V6_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
+            Self::V7 => V7_KERNELS,
         };
         names.get::<T>()
     }
@@ -265,6 +281,15 @@ pub fn plan_version<T: Float>(
             return Err(Error::Misaligned { argument, align: 16 });
         }
     }
+    // Int4Shape's fields are public: the kernels' indexing (a lane's 32
+    // columns in one group, rows of x 16-byte aligned) needs what
+    // Int4Shape::new checks.
+    if !GROUP_SIZES.contains(&shape.group_size) {
+        return Err(Error::InvalidGroupSize(shape.group_size));
+    }
+    if shape.k % shape.group_size != 0 {
+        return Err(Error::KNotMultipleOfGroup { k: shape.k, group_size: shape.group_size });
+    }
     if m == 0 || shape.n == 0 {
         return Ok(None);
     }
@@ -290,7 +315,8 @@ pub fn plan_version<T: Float>(
             };
             (m_tile, warps * 32, shared)
         }
-        (_, None) => unreachable!("versions 1 and 2 have a fixed block"),
+        (Int4LinearVersion::V7, _) => (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES),
+        (_, None) => unreachable!("versions 3 to 6 have warps"),
     };
     let m_tiles = m.div_ceil(m_tile).min(MAX_GRID_Y as usize);
     Ok(Some(Launch {

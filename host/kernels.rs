@@ -31,6 +31,9 @@ pub struct Kernels {
     stream: Stream,
     info: DeviceInfo,
     target: PtxTarget,
+    /// The most dynamic shared memory a block may have (the opt-in limit,
+    /// which every function is allowed).
+    max_shared: u32,
     context: Context,
 }
 
@@ -84,7 +87,7 @@ impl Kernels {
         // cust's synchronous copies and memsets run, so an upload or memset
         // is complete before a later launch on this stream reads it.
         let stream = Stream::new(StreamFlags::DEFAULT, None)?;
-        Ok(Self { functions, module, stream, info, target, context })
+        Ok(Self { functions, module, stream, info, target, max_shared, context })
     }
 
     /// Compute capability and multiprocessor count.
@@ -143,7 +146,8 @@ impl Kernels {
     /// Enqueues `launch` on `stream`. `args` holds one pointer to each kernel
     /// argument, in the order the kernel's plan function documents. A block
     /// larger than the compiled kernel allows is [`Error::InvalidBlockThreads`],
-    /// before anything is enqueued.
+    /// before anything is enqueued; so is more dynamic shared memory than
+    /// the device allows a block ([`Error::TooLarge`]).
     ///
     /// # Safety
     /// The arguments must match the kernel's parameter list in number, order
@@ -155,8 +159,12 @@ impl Kernels {
         if threads > kernel.max_threads {
             return Err(Error::InvalidBlockThreads { threads, max: kernel.max_threads });
         }
-        let function = &kernel.function;
         let c = &launch.config;
+        if c.shared_mem_bytes > self.max_shared {
+            let (value, limit) = (c.shared_mem_bytes as u128, self.max_shared as u128);
+            return Err(Error::TooLarge { what: "dynamic shared memory per block", value, limit });
+        }
+        let function = &kernel.function;
         let (grid, block) = ((c.grid[0], c.grid[1], c.grid[2]), (c.block[0], c.block[1], c.block[2]));
         // SAFETY: the function belongs to the loaded module, and the caller
         // guarantees the argument list.

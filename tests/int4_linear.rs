@@ -8,6 +8,7 @@ mod common;
 mod device_math;
 
 use common::*;
+use quant_kernels::abi::int4_linear::v7;
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{
@@ -65,12 +66,42 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         Error::UnsupportedType { kernel: "int4_linear", version: 3, dtype: "f32" },
     )?;
     // The tensor-core versions' default block for the benchmark shapes.
-    for (m, n, warps) in [(1, 4096, 8), (1, 11008, 2), (1, 8192, 4), (1, 28672, 2), (16, 11008, 4), (16, 8192, 4)] {
+    for (m, n, warps) in [(1, 4096, 8), (1, 11008, 2), (1, 8192, 4), (1, 28672, 2), (16, 11008, 4), (32, 8192, 4)] {
         let tuned = Int4LinearVersion::best_for::<f16>(m, n);
         let expected = if m <= 8 { Int4LinearVersion::V5 { warps } } else { Int4LinearVersion::V3 { warps } };
         ensure(tuned == expected, || format!("m = {m}, n = {n}: {tuned:?}"))?;
     }
     ensure(Int4LinearVersion::best_for::<f32>(1, 4096) == Int4LinearVersion::V2, || "f32 decode".into())?;
+    // Version 7 (the tiled GEMM) past v7::ABOVE_M rows, for half types only.
+    for m in [v7::ABOVE_M + 1, 128, 8192] {
+        let chosen = Int4LinearVersion::best_for::<bf16>(m, 4096);
+        ensure(chosen == Int4LinearVersion::V7, || format!("m = {m}: {chosen:?}"))?;
+    }
+    ensure(Int4LinearVersion::best_for::<f32>(1024, 4096) == Int4LinearVersion::V1, || "f32 GEMM".into())?;
+    // 128 x 128 tiles: ragged N and M round up; 8 warps; the 3-stage ring.
+    let wide = Int4Shape::new(200, 256, 64, Int4Mode::Asymmetric)?;
+    let gemm = int4_linear::plan::<f16>(&wide, &buffers(257, &wide, true))?.expect("a launch");
+    ensure(
+        gemm.kernel == "int4_linear_v7_f16"
+            && gemm.config.grid == [2, 3, 1]
+            && gemm.config.block == [256, 1, 1]
+            && gemm.config.shared_mem_bytes == 3 * (128 * 64 + 128 * 256),
+        || format!("f16, m = 257: {gemm:?}"),
+    )?;
+    // Within the opt-in shared memory of an A100 (163 KB; an H100 has 227 KB).
+    ensure(v7::SHARED_BYTES <= 163 * 1024, || format!("v7 needs {} bytes of shared memory", v7::SHARED_BYTES))?;
+    expect_error(
+        int4_linear::plan_version::<f32>(&wide, &buffers(257, &wide, true), Int4LinearVersion::V7),
+        Error::UnsupportedType { kernel: "int4_linear", version: 7, dtype: "f32" },
+    )?;
+    // Int4Shape's fields are public: a shape built by hand is checked too.
+    let bad_group = Int4Shape { group_size: 48, ..wide };
+    expect_error(int4_linear::plan::<f16>(&bad_group, &buffers(40, &bad_group, false)), Error::InvalidGroupSize(48))?;
+    let bad_k = Int4Shape { k: 96, ..wide };
+    expect_error(
+        int4_linear::plan::<f16>(&bad_k, &buffers(40, &bad_k, false)),
+        Error::KNotMultipleOfGroup { k: 96, group_size: 64 },
+    )?;
     for warps in [0, 17] {
         for version in tensor_core_versions(warps) {
             expect_error(
@@ -267,6 +298,23 @@ fn tensor_core_versions_every_block_size(kernels: &Kernels, rng: &mut Rng) -> Te
     Ok(())
 }
 
+/// Version 7's tiles: `M` inside, at and past its 128-row tiles, `N` not a
+/// multiple of its 128 weight rows, `K` of one group (one partial step) and
+/// of several steps (the last partial unless G = 128), every group size and
+/// mode, with and without bias; every version runs on each (check_layer).
+fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    for (i, m) in [17, 64, 130, 257].into_iter().enumerate() {
+        for (j, mode) in MODES.into_iter().enumerate() {
+            for (l, group_size) in [32, 64, 128].into_iter().enumerate() {
+                let n = [200, 1000][(i + l) % 2];
+                let k = if (i + j + l) % 2 == 0 { group_size } else { 3 * 128 + group_size };
+                check_layer(kernels, rng, m, Int4Shape::new(n, k, group_size, mode)?, (i + j) % 2 == 0)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn empty_k_gives_bias(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     let (m, n) = (3, 5);
     let shape = Int4Shape::new(n, 0, 32, Int4Mode::Symmetric)?;
@@ -281,6 +329,17 @@ fn empty_k_gives_bias(kernels: &Kernels, rng: &mut Rng) -> TestResult {
             let got = download(kernels, &y);
             let expected: Vec<f32> = (0..m * n).map(|i| if with_bias { bias[i % n] } else { 0.0 }).collect();
             ensure(got == expected, || format!("{version:?} {shape:?} bias={with_bias}: {got:?}"))?;
+        }
+        // The tensor-core versions (bf16): the bias rounded to bf16, or 0.
+        let x = kernels.alloc::<bf16>(0)?;
+        for version in Int4LinearVersion::ALL.into_iter().filter(|v| v.supports::<bf16>()) {
+            let mut y = poisoned::<bf16>(kernels, m * n);
+            kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
+            let got = download(kernels, &y);
+            let expected = |i: usize| bf16::from_f32(if with_bias { bias[i % n] } else { 0.0 });
+            ensure((0..m * n).all(|i| got[i] == expected(i)), || {
+                format!("{version:?} {shape:?} bias={with_bias}: {got:?}")
+            })?;
         }
     }
     Ok(())
@@ -327,7 +386,17 @@ fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
         let error = relative_l2_error(&download(kernels, &y), &expected);
         ensure(error <= BOUNDS.f32, || format!("{version:?}: relative error {error:e}"))?;
     }
-    Ok(())
+    drop(x);
+    // Version 7 (bf16): its copies' activation offsets past 2^31 elements
+    // (2049 tiles of 128 rows, the last of 3).
+    let pattern = bf16::from_f32_slice(&pattern);
+    let pattern_y = reference::int4_linear(&bf16::to_f32_vec(&pattern), PATTERN_ROWS, &weights, Some(&bias))?;
+    let expected: Vec<f64> = (0..m * n).map(|i| pattern_y[(i / n) % PATTERN_ROWS * n + i % n]).collect();
+    let x = repeated(kernels, &pattern, m * k);
+    let mut y = poisoned::<bf16>(kernels, m * n);
+    kernels.int4_linear_version(Int4LinearVersion::V7, &x, m, &layer, &mut y, kernels.stream())?;
+    let error = relative_l2_error(&bf16::to_f32_vec(&download(kernels, &y)), &expected);
+    ensure(error <= BOUNDS.bf16, || format!("V7 bf16: relative error {error:e}"))
 }
 
 /// The kernels' bit-trick unpacking against plain shifts and masks, on
@@ -356,6 +425,7 @@ fn main() {
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),
         gpu_test("gpu::tensor_core_versions_every_block_size", tensor_core_versions_every_block_size),
+        gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
         gpu_test("gpu::empty_k_gives_bias", empty_k_gives_bias),
         gpu_test("gpu::rejects_bad_input_without_writing", rejects_bad_input_without_writing),
         gpu_test("gpu::huge_past_2_31_activations", huge_past_2_31_activations),

@@ -17,6 +17,7 @@ fn host_kernels() -> Vec<&'static str> {
         int4_linear::V3_M16_KERNELS,
         int4_linear::V4_M8_KERNELS,
         int4_linear::V4_M16_KERNELS,
+        int4_linear::V7_KERNELS,
     ]
     .into_iter()
     .chain(int4_linear::V5_KERNELS.into_iter().flatten())

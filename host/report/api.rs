@@ -7,6 +7,7 @@
 use crate::cases::LINEAR_VERSIONS;
 use crate::model::{Case, Dtype, LinearShape, Op, Size};
 use quant_kernels::abi::int4_linear::v3::MAX_WARPS;
+use quant_kernels::abi::int4_linear::v7;
 use quant_kernels::cust::memory::{DeviceCopy, DeviceSlice};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{self, DeviceInt4Linear, Int4LinearBuffers, Int4LinearVersion};
@@ -98,11 +99,13 @@ pub fn elementwise_case(op: Op, elements: usize, variant: Variant<u32>, device: 
 }
 
 /// Whether a sweep's block size applies to the variant's version (3 to 6,
-/// up to their largest block); the versions with a fixed block run once.
+/// up to their largest block; version 7 at its fixed block, so that a
+/// sweep runs it once).
 pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
-    match variant.block {
-        None => true,
-        Some(threads) => variant.version.warps().is_some() && threads <= 32 * MAX_WARPS,
+    match (variant.version, variant.block) {
+        (_, None) => true,
+        (Int4LinearVersion::V7, Some(threads)) => threads == v7::BLOCK_THREADS,
+        (version, Some(threads)) => version.warps().is_some() && threads <= 32 * MAX_WARPS,
     }
 }
 
@@ -156,6 +159,18 @@ mod tests {
         let shape = LinearShape { m: 16, n: 4096, k: 4096, group: 128, mode: Int4Mode::Symmetric };
         let variant = Variant { version: Int4LinearVersion::V1, block: None, dtype: Dtype::F32 };
         assert_eq!(linear_case(shape, variant).unwrap().kernel, int4_linear::V1_BATCH_KERNEL);
+    }
+
+    #[test]
+    fn sweeps_run_v7_once_at_its_block() {
+        use crate::cases::Selection;
+        let sweep = Selection { quick: false, sweep: true };
+        let mut variants = sweep.variants(Op::Linear, &[Int4LinearVersion::V7], Dtype::Bf16);
+        variants.retain(linear_block_applies);
+        assert_eq!(variants.len(), 1);
+        let shape = LinearShape { m: 1024, n: 4096, k: 4096, group: 128, mode: Int4Mode::Symmetric };
+        let case = linear_case(shape, variants[0]).unwrap();
+        assert_eq!((case.kernel, case.block), ("int4_linear_v7_bf16", Some(256)));
     }
 
     #[test]

@@ -24,10 +24,11 @@ pub const QUICK_ELEMENTWISE_SIZES: [usize; 3] = [100_000, 1_000_000, 50_000_000]
 pub const LINEAR_SHAPES: [(usize, usize); 5] =
     [(4096, 4096), (11008, 4096), (4096, 11008), (28672, 8192), (8192, 28672)];
 pub const QUICK_LINEAR_SHAPES: [(usize, usize); 2] = [(4096, 4096), (11008, 4096)];
-/// Activation rows: decode (1) and a small batch (the targets of issue 3;
-/// larger batches are the tensor-core GEMM's, issue 4).
-pub const LINEAR_MS: [usize; 2] = [1, 16];
-pub const QUICK_LINEAR_MS: [usize; 2] = [1, 16];
+/// Activation rows: decode (1) and a small batch (the targets of issue 3),
+/// and batches for the tiled GEMM (version 7, issue 4). Past M = 16 the
+/// outputs are checked on a sample of rows (gpu.rs, `checked_rows`).
+pub const LINEAR_MS: [usize; 4] = [1, 16, 128, 1024];
+pub const QUICK_LINEAR_MS: [usize; 3] = [1, 16, 128];
 pub const LINEAR_MODES: [Int4Mode; 2] = [Int4Mode::Symmetric, Int4Mode::Asymmetric];
 pub const QUICK_LINEAR_MODES: [Int4Mode; 1] = [Int4Mode::Symmetric];
 /// Weights per quantization group.
@@ -42,7 +43,8 @@ pub const ELEMENTWISE_VERSIONS: [u32; 3] = [1, 2, 3];
 /// The int4 versions: every one the library has.
 pub const LINEAR_VERSIONS: &[Int4LinearVersion] = &Int4LinearVersion::ALL;
 
-/// Threads per block that `--sweep` tries (int4 versions 3 to 5 stop at 512).
+/// Threads per block that `--sweep` tries (int4 versions 3 to 5 stop at 512;
+/// version 7 runs at its one block, 256).
 pub const SWEEP_BLOCKS: [u32; 5] = [64, 128, 256, 512, 1024];
 /// The ops whose launch takes a block size, which `--sweep` sweeps (for
 /// int4, versions 3 to 5; the others keep their block).

@@ -202,11 +202,18 @@ impl Runner<'_, '_> {
         let (n, k) = (weights.shape().n, weights.shape().k);
         let max_m = per_m.iter().map(|(m, _)| *m).max().unwrap_or(0);
         let x = T::from_f32_slice(&x[..max_m * k]);
-        let expected = reference::int4_linear(&T::to_f32_vec(&x), max_m, weights, Some(bias))?;
+        // The f64 reference of every row would take minutes at M = 1024 on
+        // the large shapes: it takes the rows of `checked_rows` only.
+        let rows = checked_rows(per_m.iter().map(|(m, _)| *m));
+        let x_rows: Vec<f32> = rows.iter().flat_map(|&r| T::to_f32_vec(&x[r * k..(r + 1) * k])).collect();
+        let expected = reference::int4_linear(&x_rows, rows.len(), weights, Some(bias))?;
         for (m, cases) in per_m {
             let m = *m;
             let sets = self.sets(cases[0].1.bytes());
-            let inputs = LinearInputs { weights, bias, x: &x[..m * k], m, expected: &expected[..m * n] };
+            // `rows` is sorted: those below m come first.
+            let checked = rows.partition_point(|&r| r < m);
+            let (rows, expected) = (&rows[..checked], &expected[..checked * n]);
+            let inputs = LinearInputs { weights, bias, x: &x[..m * k], m, rows, expected };
             let mut workload = Linear::<T>::new(self.kernels, cases[0].0, inputs, sets)?;
             self.run_variants(cases, sets, &mut workload, |w, v| w.variant = v);
         }
@@ -277,5 +284,38 @@ impl Runner<'_, '_> {
         }
         let (check, ok) = workload.check()?;
         Ok(Row { fits_l2: self.timer.fits_l2(case.bytes()), case, timing: Timing::default(), check, ok })
+    }
+}
+
+/// The activation rows whose outputs the report checks, for cases of the
+/// given `M`s (each takes the first `M` rows): all of the first 16, then
+/// every 61st (a stride that visits every position in a 128-row tile), and
+/// the last row of each `M`; sorted, without repeats. (The tests check
+/// every row, on smaller shapes.)
+fn checked_rows(ms: impl Iterator<Item = usize> + Clone) -> Vec<usize> {
+    const ALL_BELOW: usize = 16;
+    let max_m = ms.clone().max().unwrap_or(0);
+    let mut rows: Vec<usize> =
+        (0..max_m.min(ALL_BELOW)).chain((ALL_BELOW..max_m).step_by(61)).chain(ms.map(|m| m - 1)).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::checked_rows;
+
+    #[test]
+    fn checked_rows_cover_every_tile_position_and_last_row() {
+        let rows = checked_rows([1, 16, 128, 1024].into_iter());
+        assert!(rows.windows(2).all(|w| w[0] < w[1]) && rows.len() == 35);
+        assert!(rows.starts_with(&(0..16).collect::<Vec<_>>()));
+        for last in [127, 1023] {
+            assert!(rows.contains(&last));
+        }
+        // 61 and 128 are coprime: the rows past 16 fall on distinct places in a tile.
+        let places: std::collections::HashSet<_> = rows.iter().filter(|&&r| r >= 16).map(|r| r % 128).collect();
+        assert!(places.len() >= 17);
     }
 }

@@ -164,7 +164,8 @@ pub struct Linear<'k, 'r, T: Activation> {
     kernels: &'k Kernels,
     pub variant: Variant<Int4LinearVersion>,
     m: usize,
-    /// The f64 reference's first `m` rows.
+    /// The rows checked (below `m`) and their f64 reference, `[rows][n]`.
+    rows: &'r [usize],
     expected: &'r [f64],
     layers: Vec<DeviceInt4Linear>,
     dx: Vec<DeviceBuffer<T>>,
@@ -179,7 +180,9 @@ pub struct LinearInputs<'a, T> {
     /// `[m][k]` in the storage type.
     pub x: &'a [T],
     pub m: usize,
-    /// The f64 reference `[m][n]`.
+    /// The activation rows that are checked, each below `m`.
+    pub rows: &'a [usize],
+    /// Their f64 reference, `[rows.len()][n]`.
     pub expected: &'a [f64],
 }
 
@@ -190,13 +193,14 @@ impl<'k, 'r, T: Activation> Linear<'k, 'r, T> {
         inputs: LinearInputs<'r, T>,
         sets: usize,
     ) -> crate::Result<Self> {
-        let LinearInputs { weights, bias, x, m, expected } = inputs;
+        let LinearInputs { weights, bias, x, m, rows, expected } = inputs;
         let n = weights.shape().n;
         let layers = (0..sets).map(|_| kernels.upload_int4_linear(weights, Some(bias))).collect::<Result<_, _>>()?;
         Ok(Self {
             kernels,
             variant,
             m,
+            rows,
             expected,
             layers,
             dx: copies(kernels, x, sets)?,
@@ -216,6 +220,8 @@ impl<T: Activation> Workload for Linear<'_, '_, T> {
 
     fn check(&mut self) -> crate::Result<(String, bool)> {
         let got = T::to_f32_vec(&self.kernels.download(&self.y[0], self.kernels.stream())?);
+        let n = got.len() / self.m;
+        let got: Vec<f32> = self.rows.iter().flat_map(|&r| got[r * n..(r + 1) * n].iter().copied()).collect();
         let error = relative_l2_error(&got, self.expected);
         Ok((format!("rel l2 {error:.1e}"), error <= bound::<T>(1e-5)))
     }

@@ -199,4 +199,53 @@ pub mod int4_linear {
         /// Output features per block.
         pub const ROWS_PER_BLOCK: usize = ROW_TILES * super::v3::ROWS_PER_BLOCK;
     }
+
+    /// Version 7, `int4_linear_v7_{f16,bf16}`: a tiled GEMM for large `M`.
+    /// A block computes `BLOCK_N` weight rows x `BLOCK_M` activation rows
+    /// over the whole of `K`, its `WARPS_N x WARPS_M` warps each a
+    /// `WARP_N x WARP_M` sub-tile, fed by a block-wide `cp.async` ring of
+    /// `STAGES` shared-memory stages of one 128-column step each.
+    ///
+    /// A stage (byte offsets from its start; documented with the kernel):
+    /// the step's codes, `BLOCK_N` rows x 64 bytes, row `r` at `64 r`; then
+    /// the activations, `BLOCK_M` rows x 256 bytes, 16-byte chunk `c` of row
+    /// `r` at `CODE_BYTES_PER_STAGE + 256 r + 16 (c ^ swizzle(r, c))`.
+    pub mod v7 {
+        /// Weight rows (`n`) per block.
+        pub const BLOCK_N: usize = 128;
+        /// Activation rows (`m`) per block.
+        pub const BLOCK_M: usize = 128;
+        /// Warps along `n` and along `m`.
+        pub const WARPS_N: usize = 4;
+        pub const WARPS_M: usize = 2;
+        /// Threads per block (fixed: the tile needs every warp).
+        pub const BLOCK_THREADS: u32 = (WARPS_N * WARPS_M * 32) as u32;
+        /// Weight rows per warp: `WARP_N / 16` MMA A tiles.
+        pub const WARP_N: usize = BLOCK_N / WARPS_N;
+        /// Activation rows per warp: `WARP_M / 8` MMA B tiles.
+        pub const WARP_M: usize = BLOCK_M / WARPS_M;
+        /// Columns (`k`) per stage (version 3's warp step).
+        pub const STEP_K: usize = 128;
+        /// Stages in the ring; `STAGES - 1` steps of copies are in flight.
+        pub const STAGES: usize = 3;
+        /// Codes per stage: `BLOCK_N` rows x 64 bytes.
+        pub const CODE_BYTES_PER_STAGE: usize = BLOCK_N * STEP_K / 2;
+        /// Activations per stage: `BLOCK_M` rows x 256 bytes.
+        pub const ACTIVATION_BYTES_PER_STAGE: usize = BLOCK_M * STEP_K * 2;
+        /// Bytes of one stage.
+        pub const STAGE_BYTES: usize = CODE_BYTES_PER_STAGE + ACTIVATION_BYTES_PER_STAGE;
+        /// Dynamic shared memory per block (120 KB: needs the opt-in above
+        /// 48 KB, within the 163 KB of an A100 and 227 KB of an H100).
+        pub const SHARED_BYTES: u32 = (STAGES * STAGE_BYTES) as u32;
+        /// The XOR applied to 16-byte chunk `chunk` (0..16) of activation
+        /// row `row` of a stage, so that the warps' 16-byte reads (lane
+        /// `(g, t)`: row `g`, chunks `4t .. 4t + 4`) and the copies' writes
+        /// are free of bank conflicts (see the kernel's documentation).
+        pub const fn swizzle(row: usize, chunk: usize) -> usize {
+            ((chunk >> 3) & 1) | ((row & 1) << 1)
+        }
+        /// `Int4LinearVersion::best_for` picks version 7 for more
+        /// activation rows than this (f16 and bf16).
+        pub const ABOVE_M: usize = 32;
+    }
 }

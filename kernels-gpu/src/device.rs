@@ -480,3 +480,15 @@ pub unsafe fn prefetch_l2<T>(pointer: *const T) {
     // SAFETY: the caller guarantees the address.
     unsafe { asm!("prefetch.global.L2 [{p}];", p = in(reg64) pointer) };
 }
+
+/// `value`, hidden from LLVM's loop optimizations: what is computed from
+/// the result stays where it is written instead of being hoisted out of
+/// the loop into a register of its own (for address arithmetic that would
+/// otherwise hold one 64-bit register per unrolled copy for the whole loop).
+#[inline(always)]
+pub fn in_place(value: usize) -> usize {
+    let result: usize;
+    // SAFETY: a register move; not `pure`, so LLVM neither hoists nor merges it.
+    unsafe { asm!("mov.b64 {r}, {v};", r = out(reg64) result, v = in(reg64) value, options(nomem, nostack)) };
+    result
+}

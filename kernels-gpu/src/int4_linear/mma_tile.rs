@@ -1,4 +1,4 @@
-//! What the tensor-core versions (3 and 4) share: their entry points, the
+//! What the tensor-core versions (3 to 5, and 7) share: their entry points, the
 //! dequantization of a lane's codes into MMA fragments, the 8 MMAs of a warp
 //! step, and the epilogue that adds the warps' partial tiles and stores them.
 //! The fragment layout is in [`crate::mma`]; how a lane's columns map to MMA
@@ -13,11 +13,13 @@ use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK};
 
 /// Exports a tensor-core version's entry points (through
 /// `export_per_float!`), one per activation type and number of MMA tiles of
-/// activation rows (and the body's other constants: group size, ring depth). All take
-/// the arguments of `int4_linear_v1_m1_f32`, with `x` and `y` of the entry's
-/// type (`bias` stays f32), `x` and `qweight` 16-byte aligned. Launch: grid
-/// `(ceil(n / ROWS_PER_BLOCK), min(ceil(m / (8 * n_tiles)), MAX_GRID_Y))`,
-/// 1 to 16 warps, and the version's `shared_bytes` of dynamic shared memory.
+/// activation rows (and the body's other constants: group size, row tiles;
+/// version 7 has none). All take the arguments of `int4_linear_v1_m1_f32`,
+/// with `x` and `y` of the entry's type (`bias` stays f32), `x` and
+/// `qweight` 16-byte aligned. Launch (versions 3 to 6): grid `(ceil(n /
+/// rows per block), min(ceil(m / (8 * n_tiles)), MAX_GRID_Y))`, 1 to 16
+/// warps, and the version's `shared_bytes` of dynamic shared memory;
+/// version 7's is in its file.
 macro_rules! entry_points {
     ($body:ident: $($name:ident: $type:ty $(, $constant:expr)*;)*) => {$(
         export_per_float!(
@@ -112,18 +114,34 @@ pub(super) fn mma_step<T: MmaHalf, const N_TILES: usize>(
     params: &[RowParams; 2],
 ) {
     for word in 0..4 {
-        for half in 0..2u32 {
-            let pair = 2 * half;
-            let a = [
-                dequantize_pair::<T>(codes[0][word], pair, params[0]),
-                dequantize_pair::<T>(codes[1][word], pair, params[1]),
-                dequantize_pair::<T>(codes[0][word], pair + 1, params[0]),
-                dequantize_pair::<T>(codes[1][word], pair + 1, params[1]),
-            ];
-            let slot = 4 * word + 2 * half as usize;
-            for j in 0..N_TILES {
-                T::mma(&mut acc[j], a, [activations[j][slot], activations[j][slot + 1]]);
-            }
+        let quads: [[u32; 4]; N_TILES] = core::array::from_fn(|j| core::array::from_fn(|i| activations[j][4 * word + i]));
+        mma_word::<T, N_TILES>(acc, [codes[0][word], codes[1][word]], &quads, params);
+    }
+}
+
+/// A quarter of [`mma_step`]: one code word of rows `g` and `g + 8` (8
+/// columns each) times the same columns of the activation rows (`quads`: 4
+/// pairs per MMA tile, the slots `4 word .. 4 word + 4` of `mma_step`'s
+/// activations), as 2 MMAs per tile. Each A fragment is dequantized once
+/// for all `N_TILES` tiles. The whole warp calls it together.
+#[inline(always)]
+pub(super) fn mma_word<T: MmaHalf, const N_TILES: usize>(
+    acc: &mut [[f32; 4]; N_TILES],
+    codes: [u32; 2],
+    quads: &[[u32; 4]; N_TILES],
+    params: &[RowParams; 2],
+) {
+    for half in 0..2u32 {
+        let pair = 2 * half;
+        let a = [
+            dequantize_pair::<T>(codes[0], pair, params[0]),
+            dequantize_pair::<T>(codes[1], pair, params[1]),
+            dequantize_pair::<T>(codes[0], pair + 1, params[0]),
+            dequantize_pair::<T>(codes[1], pair + 1, params[1]),
+        ];
+        let slot = 2 * half as usize;
+        for j in 0..N_TILES {
+            T::mma(&mut acc[j], a, [quads[j][slot], quads[j][slot + 1]]);
         }
     }
 }
@@ -175,15 +193,28 @@ impl<T: MmaHalf> Epilogue<T> {
                     // SAFETY: written before the barrier, in bounds as above.
                     total += unsafe { *partials.add((w * N_TILES * 4 + register) * 32 + owner) };
                 }
-                // SAFETY: row < n and activation_row < m.
-                unsafe {
-                    if !self.bias.is_null() {
-                        total += *self.bias.add(row);
-                    }
-                    *self.y.add(activation_row * self.n + row) = T::from_f32(total);
-                }
+                // SAFETY: y holds m x n elements and bias n (or is null), from the caller.
+                unsafe { self.write(row, activation_row, total) };
             }
         }
         sync_threads(); // the next tile overwrites shared memory
+    }
+
+    /// Stores `y[activation_row][row] = total + bias[row]`, rounded to `T`,
+    /// if the output is inside `m x n` (tiles may overhang both).
+    ///
+    /// # Safety
+    /// `y` holds `m x n` elements, `bias` is null or holds `n`.
+    #[inline(always)]
+    pub(super) unsafe fn write(&self, row: usize, activation_row: usize, mut total: f32) {
+        if row < self.n && activation_row < self.m {
+            // SAFETY: row < n and activation_row < m.
+            unsafe {
+                if !self.bias.is_null() {
+                    total += *self.bias.add(row);
+                }
+                *self.y.add(activation_row * self.n + row) = T::from_f32(total);
+            }
+        }
     }
 }

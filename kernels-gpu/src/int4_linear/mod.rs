@@ -3,8 +3,9 @@
 //! Versions side by side, simplest first; all take the same arguments
 //! (documented on [`int4_linear_v1_m1_f32`]) and sum in f32. Versions 1 and
 //! 2 (this file) take f32 activations and run on the CUDA cores; versions 3
-//! to 5 (`v3.rs`, `v4.rs`, `v5.rs`, sharing `mma_tile.rs`) take f16 or bf16
-//! and run on the tensor cores.
+//! to 5 (`v3.rs`, `v4.rs`, `v5.rs`, GEMVs for small `M`) and 7 (`v7.rs`, a
+//! tiled GEMM for large `M`), sharing `mma_tile.rs`, take f16 or bf16 and
+//! run on the tensor cores.
 //!
 //! **Version 1** (shapes from `quant_kernels_abi::int4_linear::v1`): block
 //! `(bx, by)` computes outputs `n` in `bx * ROWS_PER_BLOCK ..` for the
@@ -47,10 +48,12 @@ mod v3;
 mod v4;
 mod v5;
 mod v6;
+mod v7;
 pub use v3::*;
 pub use v4::*;
 pub use v5::*;
 pub use v6::*;
+pub use v7::*;
 
 /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`, `g = k / group_size`,
 /// one activation row per block: the decode (`M = 1`) entry point.
