@@ -128,14 +128,15 @@ impl Int4LinearVersion {
         let version = match T::NAME {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
-            // Measured on the H100 (docs/PERF.md): v5 up to one MMA tile of
-            // activation rows, v3 (fewer MMAs per weight) past it.
+            // Measured on the H100 (docs/PERF.md, run 8): v5 up to one MMA
+            // tile of activation rows; v6 (32 weight rows a warp) past it;
+            // past v7::ABOVE_M rows the GEMM, which reads each weight once
+            // per 128 activation rows, where its grid has at least
+            // v7::MIN_BLOCKS blocks (at M = 128 it lost to v6 with 32 blocks
+            // on N = 4096 and won with 86 on N = 11008).
             _ if m <= v3::M_PER_TILE => Self::V5 { warps: v3::DEFAULT_WARPS },
-            // Past v7::ABOVE_M rows the GEMM, which reads each weight once
-            // per 128 rows, beats re-reading them every 16 (a first guess,
-            // to be re-tuned from measurements: docs/PERF.md).
-            _ if m <= v7::ABOVE_M => Self::V3 { warps: v3::DEFAULT_WARPS },
-            _ => Self::V7,
+            _ if m > v7::ABOVE_M && n.div_ceil(v7::BLOCK_N) * m.div_ceil(v7::BLOCK_M) >= v7::MIN_BLOCKS => Self::V7,
+            _ => Self::V6 { warps: v3::DEFAULT_WARPS },
         };
         version.tuned(m, n)
     }

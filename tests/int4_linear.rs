@@ -43,10 +43,12 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     ensure(decode.kernel == V2_KERNEL && decode.config.grid == [1, 1, 1], || format!("m = 1: {decode:?}"))?;
     let v1 = int4_linear::plan_version::<f32>(&shape, &buffers(1, &shape, false), Int4LinearVersion::V1)?;
     ensure(v1.is_some_and(|l| l.kernel == V1_DECODE_KERNEL), || format!("v1 with m = 1: {v1:?}"))?;
-    // Version 3 for half types: 16 rows a block, 8 or 16 activation rows a block.
+    // Version 6 for half types past 8 activation rows: 32 rows a block, 16 activation rows a block.
     let half = int4_linear::plan::<bf16>(&shape, &buffers(9, &shape, false))?.expect("a launch");
     ensure(
-        half.kernel == "int4_linear_v3_m16_bf16" && half.config.grid == [1, 1, 1] && half.config.block == [256, 1, 1],
+        half.kernel == "int4_linear_v6_m16_g64_bf16"
+            && half.config.grid == [1, 1, 1]
+            && half.config.block == [256, 1, 1],
         || format!("bf16, m = 9: {half:?}"),
     )?;
     let half = int4_linear::plan::<f16>(
@@ -66,17 +68,20 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         Error::UnsupportedType { kernel: "int4_linear", version: 3, dtype: "f32" },
     )?;
     // The tensor-core versions' default block for the benchmark shapes.
-    for (m, n, warps) in [(1, 4096, 8), (1, 11008, 2), (1, 8192, 4), (1, 28672, 2), (16, 11008, 4), (32, 8192, 4)] {
+    for (m, n, warps) in [(1, 4096, 8), (1, 11008, 2), (1, 8192, 4), (1, 28672, 2), (16, 11008, 4), (32, 8192, 8)] {
         let tuned = Int4LinearVersion::best_for::<f16>(m, n);
-        let expected = if m <= 8 { Int4LinearVersion::V5 { warps } } else { Int4LinearVersion::V3 { warps } };
+        let expected = if m <= 8 { Int4LinearVersion::V5 { warps } } else { Int4LinearVersion::V6 { warps } };
         ensure(tuned == expected, || format!("m = {m}, n = {n}: {tuned:?}"))?;
     }
     ensure(Int4LinearVersion::best_for::<f32>(1, 4096) == Int4LinearVersion::V2, || "f32 decode".into())?;
     // Version 7 (the tiled GEMM) past v7::ABOVE_M rows, for half types only.
-    for m in [v7::ABOVE_M + 1, 128, 8192] {
-        let chosen = Int4LinearVersion::best_for::<bf16>(m, 4096);
-        ensure(chosen == Int4LinearVersion::V7, || format!("m = {m}: {chosen:?}"))?;
+    for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (128, 11008), (1024, 4096), (8192, 4096)] {
+        let chosen = Int4LinearVersion::best_for::<bf16>(m, n);
+        ensure(chosen == Int4LinearVersion::V7, || format!("m = {m}, n = {n}: {chosen:?}"))?;
     }
+    // ... but not where its grid would leave most multiprocessors idle.
+    let chosen = Int4LinearVersion::best_for::<bf16>(128, 4096);
+    ensure(matches!(chosen, Int4LinearVersion::V6 { .. }), || format!("m = 128, n = 4096: {chosen:?}"))?;
     ensure(Int4LinearVersion::best_for::<f32>(1024, 4096) == Int4LinearVersion::V1, || "f32 GEMM".into())?;
     // 128 x 128 tiles: ragged N and M round up; 8 warps; the 3-stage ring.
     let wide = Int4Shape::new(200, 256, 64, Int4Mode::Asymmetric)?;

@@ -245,7 +245,10 @@ pub mod int4_linear {
             ((chunk >> 3) & 1) | ((row & 1) << 1)
         }
         /// `Int4LinearVersion::best_for` picks version 7 for more
-        /// activation rows than this (f16 and bf16).
+        /// activation rows than this (f16 and bf16) ...
         pub const ABOVE_M: usize = 32;
+        /// ... and where its grid has at least this many blocks (half the
+        /// H100's 132 multiprocessors, one block each).
+        pub const MIN_BLOCKS: usize = 64;
     }
 }
