@@ -85,7 +85,8 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     ensure(Int4LinearVersion::best_for::<f32>(1024, 4096) == Int4LinearVersion::V1, || "f32 GEMM".into())?;
     // 128 x 128 tiles: ragged N and M round up; 8 warps; the 3-stage ring.
     let wide = Int4Shape::new(200, 256, 64, Int4Mode::Asymmetric)?;
-    let gemm = int4_linear::plan::<f16>(&wide, &buffers(257, &wide, true))?.expect("a launch");
+    let gemm =
+        int4_linear::plan_version::<f16>(&wide, &buffers(257, &wide, true), Int4LinearVersion::V7)?.expect("a launch");
     ensure(
         gemm.kernel == "int4_linear_v7_f16"
             && gemm.config.grid == [2, 3, 1]
