@@ -4,8 +4,11 @@
 //! of each version.
 //!
 //! Every version computes the same results and works for every block size
-//! [`ElementwiseLaunch`] accepts; they differ only in speed
-//! (`docs/PERF.md` has the designs and measurements).
+//! [`ElementwiseLaunch`] accepts that the kernel's registers allow; they
+//! differ only in speed (`docs/PERF.md` has the designs and measurements).
+//! The per-row quantize kernels of v2 and v3 need more than 64 registers a
+//! thread (69-78 on sm_90), so a block of 1024 threads is refused with
+//! [`Error::InvalidBlockThreads`] before anything is launched.
 
 use crate::Error;
 use crate::float::{Float, PerFloat};

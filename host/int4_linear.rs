@@ -147,8 +147,8 @@ impl Int4LinearVersion {
     /// The block's warps split `K`, so fewer warps a block means more blocks
     /// and longer runs of `K` per warp. The H100's sweep (docs/PERF.md, all
     /// five shapes) was fastest with about 2048 warps in the grid: the
-    /// largest power of two at most `2048 / (n / 16)`, from 2 (4 past one
-    /// MMA tile of activation rows) to 8.
+    /// largest power of two at most `2048 / blocks` (`blocks = n /
+    /// rows_per_block`), from 2 (4 past one MMA tile of activation rows) to 8.
     pub fn tuned(self, m: usize, n: usize) -> Self {
         let fewest = if m <= v3::M_PER_TILE { 2 } else { 4 };
         let share = (2048 / n.div_ceil(self.rows_per_block()).max(1)).max(1);
@@ -299,11 +299,15 @@ pub fn plan_version<T: Float>(
         version: version.number(),
         dtype: T::NAME,
     })?;
-    let (m_tile, block_threads, shared_mem_bytes) = match (version, version.warps()) {
-        (Int4LinearVersion::V1, _) if m == 1 => (v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1)),
-        (Int4LinearVersion::V1, _) => (v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE)),
-        (Int4LinearVersion::V2, _) => (1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
-        (_, Some(warps)) => {
+    let (m_tile, block_threads, shared_mem_bytes) = match version {
+        Int4LinearVersion::V1 if m == 1 => (v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1)),
+        Int4LinearVersion::V1 => (v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE)),
+        Int4LinearVersion::V2 => (1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
+        Int4LinearVersion::V7 => (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES),
+        Int4LinearVersion::V3 { warps }
+        | Int4LinearVersion::V4 { warps }
+        | Int4LinearVersion::V5 { warps }
+        | Int4LinearVersion::V6 { warps } => {
             // Up to 16 warps: 32 would need more registers than an SM has.
             if !(1..=v3::MAX_WARPS).contains(&warps) {
                 return Err(Error::InvalidBlockThreads { threads: warps.saturating_mul(32), max: 32 * v3::MAX_WARPS });
@@ -316,8 +320,6 @@ pub fn plan_version<T: Float>(
             };
             (m_tile, warps * 32, shared)
         }
-        (Int4LinearVersion::V7, _) => (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES),
-        (_, None) => unreachable!("versions 3 to 6 have warps"),
     };
     let m_tiles = m.div_ceil(m_tile).min(MAX_GRID_Y as usize);
     Ok(Some(Launch {

@@ -93,10 +93,8 @@ unsafe fn add_mul_exp_tiled<T: Float, const CHUNKS: usize>(x: *const T, y: *cons
     }
 }
 
-// The macro takes the chunk count as a literal.
-const _: () = assert!(ADD_MUL_EXP_CHUNKS == 2);
 export_per_float!(
-    add_mul_exp_tiled [2] (x: *const T, y: *const T, out: *mut T, n: usize) as
+    add_mul_exp_tiled [ADD_MUL_EXP_CHUNKS] (x: *const T, y: *const T, out: *mut T, n: usize) as
     add_mul_exp_v2_f32 for f32, add_mul_exp_v2_f16 for f16, add_mul_exp_v2_bf16 for Bf16
 );
 export_per_float!(

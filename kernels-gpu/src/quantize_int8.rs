@@ -43,6 +43,7 @@ export_per_float!(
     quantize_int8_v1(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
     quantize_int8_f32 for f32, quantize_int8_f16 for f16, quantize_int8_bf16 for Bf16
 );
+
 /// Per row, version `VERSION`: quantizes the row-major `x[rows][cols]` into
 /// `out[rows][cols]`, row `r` with `scales[r]` and `zero_points[r]`.
 /// Versions 1 and 2: each block takes rows `blockIdx.x, blockIdx.x +
@@ -69,7 +70,10 @@ unsafe fn quantize_int8_rows<T: Float, const VERSION: u32>(
     unsafe {
         by_rows(blocks, x, scales, zero_points, out, rows, cols, |x, out, quantizer| match VERSION {
             1 => span_v1(Strided::block(), x, out, cols, quantizer),
-            2 => span_tiled::<T, V2_F32_CHUNKS, V2_HALF_CHUNKS>(Tiles::block(), Strided::block(), x, out, cols, quantizer),
+            2 => {
+                let (tiles, threads) = (Tiles::block(), Strided::block());
+                span_tiled::<T, V2_F32_CHUNKS, V2_HALF_CHUNKS>(tiles, threads, x, out, cols, quantizer)
+            }
             _ => span_tiled::<T, 1, 1>(Tiles::grid(), Strided::grid(), x, out, cols, quantizer),
         })
     }
@@ -82,20 +86,31 @@ export_per_float!(
     quantize_int8_rows_f32 for f32, quantize_int8_rows_f16 for f16, quantize_int8_rows_bf16 for Bf16
 );
 
-/// Version 2, per tensor: as [`quantize_int8_v1`], in tiles of
-/// `QUANTIZE_ELEMENTS * blockDim.x` elements shared by the grid.
+/// Versions 2 and 3, per tensor: as [`quantize_int8_v1`], in tiles of
+/// `CHUNKS * T::LANES * blockDim.x` elements shared by the grid, a thread
+/// loading `F32_CHUNKS` vectors at a time for f32 input and `HALF_CHUNKS`
+/// for f16/bf16 (v2: `QUANTIZE_ELEMENTS` elements; v3: one vector).
 ///
 /// # Safety
 /// As for [`quantize_int8_v1`], with both buffers in global memory and not
 /// overlapping.
 #[inline(always)]
-unsafe fn quantize_int8_v2<T: Float>(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) {
+unsafe fn quantize_int8_tiled<T: Float, const F32_CHUNKS: usize, const HALF_CHUNKS: usize>(
+    x: *const T,
+    out: *mut i8,
+    n: usize,
+    scale: f32,
+    zero_point: f32,
+) {
+    let quantizer = Int8Quantizer::new(scale, zero_point);
     // SAFETY: forwarded from the caller.
-    unsafe { span_tiled::<T, V2_F32_CHUNKS, V2_HALF_CHUNKS>(Tiles::grid(), Strided::grid(), x, out, n, &Int8Quantizer::new(scale, zero_point)) }
+    unsafe { span_tiled::<T, F32_CHUNKS, HALF_CHUNKS>(Tiles::grid(), Strided::grid(), x, out, n, &quantizer) }
 }
 
 export_per_float!(
-    quantize_int8_v2(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
+    quantize_int8_tiled [V2_F32_CHUNKS, V2_HALF_CHUNKS] (
+        x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32
+    ) as
     quantize_int8_v2_f32 for f32, quantize_int8_v2_f16 for f16, quantize_int8_v2_bf16 for Bf16
 );
 export_per_float!(
@@ -104,19 +119,8 @@ export_per_float!(
     ) as
     quantize_int8_rows_v2_f32 for f32, quantize_int8_rows_v2_f16 for f16, quantize_int8_rows_v2_bf16 for Bf16
 );
-
-/// Version 3, per tensor: as [`quantize_int8_v2`] with one vector a thread.
-///
-/// # Safety
-/// As for [`quantize_int8_v2`].
-#[inline(always)]
-unsafe fn quantize_int8_v3<T: Float>(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) {
-    // SAFETY: forwarded from the caller.
-    unsafe { span_tiled::<T, 1, 1>(Tiles::grid(), Strided::grid(), x, out, n, &Int8Quantizer::new(scale, zero_point)) }
-}
-
 export_per_float!(
-    quantize_int8_v3(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
+    quantize_int8_tiled [1, 1] (x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
     quantize_int8_v3_f32 for f32, quantize_int8_v3_f16 for f16, quantize_int8_v3_bf16 for Bf16
 );
 export_per_float!(
@@ -207,7 +211,8 @@ unsafe fn span_v1<T: Float>(threads: Strided, x: *const T, out: *mut i8, n: usiz
 /// of f32 or 2 of f16/bf16 (the arguments of [`span_tiled`]).
 const V2_F32_CHUNKS: usize = 4;
 const V2_HALF_CHUNKS: usize = 2;
-const _: () = assert!(QUANTIZE_ELEMENTS == V2_F32_CHUNKS * f32::LANES && QUANTIZE_ELEMENTS == V2_HALF_CHUNKS * f16::LANES);
+const _: () =
+    assert!(QUANTIZE_ELEMENTS == V2_F32_CHUNKS * f32::LANES && QUANTIZE_ELEMENTS == V2_HALF_CHUNKS * f16::LANES);
 
 /// The loop of versions 2 and 3: quantizes `x[..n]` into `out[..n]`; `tiles`
 /// share the vectors, `threads` the scalar

@@ -1,4 +1,4 @@
-//! What the tensor-core versions (3 to 5, and 7) share: their entry points, the
+//! What the tensor-core versions (3 to 7) share: their entry points, the
 //! dequantization of a lane's codes into MMA fragments, the 8 MMAs of a warp
 //! step, and the epilogue that adds the warps' partial tiles and stores them.
 //! The fragment layout is in [`crate::mma`]; how a lane's columns map to MMA
@@ -55,8 +55,21 @@ impl LanePosition {
         let (warp, lane, warps) = (warp_id() as usize, lane_id() as usize, (block_dim_x() as usize / 32).max(1));
         let (g, t) = (lane / 4, lane % 4);
         let first_row = block_idx_x() as usize * rows_per_block;
-        let rows = [(first_row + g).min(n - 1), (first_row + g + 8).min(n - 1)];
+        let rows = Self::rows_at(first_row + g, n);
         Self { warp, lane, warps, g, t, first_row, rows }
+    }
+
+    /// The lane's two rows (`g` and `g + 8`) of the block's 16-row tile
+    /// `tile`, below `n`.
+    #[inline(always)]
+    pub(super) fn tile_rows(&self, tile: usize, n: usize) -> [usize; 2] {
+        Self::rows_at(self.first_row + ROWS_PER_BLOCK * tile + self.g, n)
+    }
+
+    /// Rows `row` and `row + 8`; rows past `n` read row `n - 1` and are never stored.
+    #[inline(always)]
+    fn rows_at(row: usize, n: usize) -> [usize; 2] {
+        [row.min(n - 1), (row + 8).min(n - 1)]
     }
 }
 
@@ -114,7 +127,8 @@ pub(super) fn mma_step<T: MmaHalf, const N_TILES: usize>(
     params: &[RowParams; 2],
 ) {
     for word in 0..4 {
-        let quads: [[u32; 4]; N_TILES] = core::array::from_fn(|j| core::array::from_fn(|i| activations[j][4 * word + i]));
+        let quads: [[u32; 4]; N_TILES] =
+            core::array::from_fn(|j| core::array::from_fn(|i| activations[j][4 * word + i]));
         mma_word::<T, N_TILES>(acc, [codes[0][word], codes[1][word]], &quads, params);
     }
 }

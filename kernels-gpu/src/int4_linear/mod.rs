@@ -3,7 +3,7 @@
 //! Versions side by side, simplest first; all take the same arguments
 //! (documented on [`int4_linear_v1_m1_f32`]) and sum in f32. Versions 1 and
 //! 2 (this file) take f32 activations and run on the CUDA cores; versions 3
-//! to 5 (`v3.rs`, `v4.rs`, `v5.rs`, GEMVs for small `M`) and 7 (`v7.rs`, a
+//! to 6 (`v3.rs` to `v6.rs`, GEMVs for small `M`) and 7 (`v7.rs`, a
 //! tiled GEMM for large `M`), sharing `mma_tile.rs`, take f16 or bf16 and
 //! run on the tensor cores.
 //!

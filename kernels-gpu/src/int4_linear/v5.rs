@@ -108,8 +108,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
             // SAFETY: row < m.
             (row < m).then(|| unsafe { x.add(row * k) })
         });
-        // Rows past `n` read row n - 1 and are never stored.
-        let rows = from_fn(|r| from_fn(|h| (position.first_row + ROWS_PER_TILE * r + position.g + 8 * h).min(n - 1)));
+        let rows = from_fn(|tile| position.tile_rows(tile, n));
         Self { qweight, groups, rows, t: position.t, x_rows, words_per_row: k / 8, vector_scales: k % STEP_K == 0 }
     }
 
