@@ -31,6 +31,18 @@ pub const LINEAR_MS: [usize; 4] = [1, 16, 128, 1024];
 pub const QUICK_LINEAR_MS: [usize; 3] = [1, 16, 128];
 pub const LINEAR_MODES: [Int4Mode; 2] = [Int4Mode::Symmetric, Int4Mode::Asymmetric];
 pub const QUICK_LINEAR_MODES: [Int4Mode; 1] = [Int4Mode::Symmetric];
+/// Up to this many activation rows the report times every int4 version,
+/// mode and type; past it, only the versions [`Int4LinearVersion::best_for`]
+/// picks there (6 and 7) on symmetric weights, in f16 and bf16. Everything
+/// at every M took longer than a 10-minute device call on the H100.
+pub const EVERY_LINEAR_VARIANT_UP_TO_M: usize = 16;
+
+/// Whether the report times `version` at `m` rows of `mode` weights.
+pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion) -> bool {
+    m <= EVERY_LINEAR_VARIANT_UP_TO_M
+        || (mode == Int4Mode::Symmetric && matches!(version, Int4LinearVersion::V6 { .. } | Int4LinearVersion::V7))
+}
+
 /// Weights per quantization group.
 pub const LINEAR_GROUP: usize = 128;
 
@@ -113,6 +125,19 @@ mod tests {
     fn every_int4_version_is_run() {
         let variants = Selection::default().variants(Op::Linear, LINEAR_VERSIONS, Dtype::F32);
         assert_eq!(variants.len(), Int4LinearVersion::ALL.len());
+    }
+
+    #[test]
+    fn batches_time_what_the_library_picks() {
+        for m in [128, 1024] {
+            for n in [4096, 28672] {
+                let chosen = Int4LinearVersion::best_for::<half::f16>(m, n);
+                assert!(linear_variant_timed(m, Int4Mode::Symmetric, chosen), "{chosen:?} at m = {m}, n = {n}");
+            }
+        }
+        assert!(!linear_variant_timed(128, Int4Mode::Asymmetric, Int4LinearVersion::V7));
+        assert!(!linear_variant_timed(1024, Int4Mode::Symmetric, Int4LinearVersion::V1));
+        assert!(linear_variant_timed(16, Int4Mode::Asymmetric, Int4LinearVersion::V1));
     }
 
     #[test]

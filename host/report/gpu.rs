@@ -3,7 +3,7 @@
 //! times on the stream for a profiler and checked.
 
 use crate::api::{self, Activation, Variant};
-use crate::cases::{DTYPES, ELEMENTWISE_OPS, ELEMENTWISE_VERSIONS, LINEAR_GROUP};
+use crate::cases::{DTYPES, ELEMENTWISE_OPS, ELEMENTWISE_VERSIONS, LINEAR_GROUP, linear_variant_timed};
 use crate::cli::Options;
 use crate::model::{Case, Dtype, LinearShape, Op, Report, Row, Size, Timing, utc_now};
 use crate::timing::{SAMPLES, Timer};
@@ -159,7 +159,7 @@ impl Runner<'_, '_> {
                     for &m in selection.linear_ms() {
                         let shape = LinearShape { m, n, k, group: LINEAR_GROUP, mode };
                         let mut variants = selection.variants(Op::Linear, &api::linear_versions(dtype), dtype);
-                        variants.retain(api::linear_block_applies);
+                        variants.retain(|v| api::linear_block_applies(v) && linear_variant_timed(m, mode, v.version));
                         let cases = self.cases(variants, |v| api::linear_case(shape, v))?;
                         if !cases.is_empty() {
                             per_m.push((m, cases));
