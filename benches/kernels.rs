@@ -91,7 +91,8 @@ fn quantize_int8_rows(c: &mut Criterion, gpu: &Gpu, rng: &mut Rng) {
 }
 
 /// Every int4 version, each with the activation type it takes (f32 for
-/// versions 1-2, bf16 for 3-7) and the library's block for the shape.
+/// versions 1-2, bf16 for 3-7) and the library's launch choice for the
+/// shape (the block of versions 3-6, the split of K of version 7).
 fn int4_linear(c: &mut Criterion, gpu: &Gpu, rng: &mut Rng) {
     let k = &gpu.kernels;
     let mut group = c.benchmark_group("int4_linear");
@@ -101,7 +102,7 @@ fn int4_linear(c: &mut Criterion, gpu: &Gpu, rng: &mut Rng) {
         for m in [1, 16, 128] {
             let x = rng.normals(m * kk, 1.0);
             for version in Int4LinearVersion::ALL {
-                let version = version.tuned(m, n);
+                let version = version.tuned(m, n, kk, k.device());
                 let id = BenchmarkId::new(format!("v{}", version.number()), format!("{m}x{n}x{kk}"));
                 if version.supports::<f32>() {
                     bench_int4::<f32>(&mut group, gpu, id, version, &x, m, &layer);

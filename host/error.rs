@@ -23,6 +23,8 @@ pub enum Error {
     Misaligned { argument: &'static str, align: usize },
     /// A launch asked for a block size the kernel does not take.
     InvalidBlockThreads { threads: u32, max: u32 },
+    /// A split of `K` into no slices, or into more than a grid holds.
+    InvalidSplitK { split_k: u32, max: u32 },
     /// A dimension or product of dimensions beyond what the kernel indexes.
     TooLarge { what: &'static str, value: u128, limit: u128 },
     /// A kernel (version) that has no entry point for this element type.
@@ -69,6 +71,9 @@ impl fmt::Display for Error {
             }
             Error::InvalidBlockThreads { threads, max } => {
                 write!(f, "a block of {threads} threads: it must be a multiple of 32 from 32 to {max}")
+            }
+            Error::InvalidSplitK { split_k, max } => {
+                write!(f, "a split of K into {split_k} slices: it must be from 1 to {max}")
             }
             Error::TooLarge { what, value, limit } => write!(f, "{what} = {value} exceeds {limit}"),
             Error::UnsupportedType { kernel, version, dtype } => {

@@ -25,9 +25,9 @@
 use crate::Error;
 use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
-use crate::launch::{Launch, LaunchConfig, checked_product, expect_len};
+use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, v1, v2, v3, v4, v6, v7};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -81,6 +81,13 @@ pub const V6_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
 /// Version 7's entry points (a tiled GEMM for large `m`).
 pub const V7_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v7_f16"), bf16: Some("int4_linear_v7_bf16") };
+/// Version 7's split-K entry points: each block sums a slice of `K` into
+/// the f32 workspace (see [`SplitK`]).
+pub const V7_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v7_split_k_f16"), bf16: Some("int4_linear_v7_split_k_bf16") };
+/// The second kernel of a split-K call: adds the slices and the bias into `y`.
+pub const SPLIT_K_REDUCE_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_split_k_reduce_f16"), bf16: Some("int4_linear_split_k_reduce_bf16") };
 
 /// The kernel versions, simplest first; docs/PERF.md has each one's design
 /// and measured times. Every version accepts every shape; versions 1 and 2
@@ -106,9 +113,12 @@ pub enum Int4LinearVersion {
     /// activations serve twice the codes; `warps` (1 to 16) per block.
     V6 { warps: u32 },
     /// A tiled GEMM for large `m`: a block of 8 warps computes 128 weight
-    /// rows x 128 activation rows over all of `K`, fed by a 3-stage
-    /// `cp.async` ring (its block is fixed).
-    V7,
+    /// rows x 128 activation rows, fed by a 3-stage `cp.async` ring (its
+    /// block is fixed). `split_k` is the number of slices `K` is split
+    /// into across blocks: 1 is one launch over all of `K`; more sum each
+    /// slice into an f32 workspace and add the slices in a second launch
+    /// ([`SplitK`]), for grids too small to fill the GPU ([`v7_split_k`]).
+    V7 { split_k: u32 },
 }
 
 impl Int4LinearVersion {
@@ -120,36 +130,44 @@ impl Int4LinearVersion {
         Self::V4 { warps: v4::DEFAULT_WARPS },
         Self::V5 { warps: v3::DEFAULT_WARPS },
         Self::V6 { warps: v3::DEFAULT_WARPS },
-        Self::V7,
+        Self::V7 { split_k: 1 },
     ];
 
-    /// The version [`plan`] uses for `m` activation rows of type `T`.
-    pub fn best_for<T: Float>(m: usize, n: usize) -> Self {
+    /// The version [`plan`] uses for `m` activation rows of type `T` and
+    /// `n x k` weights on `device`, with its launch choice ([`tuned`](Self::tuned)).
+    pub fn best_for<T: Float>(m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
         let version = match T::NAME {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
             // Measured on the H100 (docs/PERF.md, run 8): v5 up to one MMA
-            // tile of activation rows; v6 (32 weight rows a warp) past it;
-            // past v7::ABOVE_M rows the GEMM, which reads each weight once
-            // per 128 activation rows, where its grid has at least
-            // v7::MIN_BLOCKS blocks (at M = 128 it lost to v6 with 32 blocks
-            // on N = 4096 and won with 86 on N = 11008).
+            // tile of activation rows; v6 (32 weight rows a warp) past it.
             _ if m <= v3::M_PER_TILE => Self::V5 { warps: v3::DEFAULT_WARPS },
-            _ if m > v7::ABOVE_M && n.div_ceil(v7::BLOCK_N) * m.div_ceil(v7::BLOCK_M) >= v7::MIN_BLOCKS => Self::V7,
+            // Past v7::ABOVE_M rows the GEMM, which reads each weight once
+            // per 128 activation rows, with K split where its grid is small.
+            // A prediction from run 8's figures (docs/PERF.md, "v7
+            // split-K"): v6's time grows with every 16 rows, v7's is flat
+            // up to 128, and they cross near 48 rows on the four shapes
+            // run 8 measured v6 on.
+            _ if m > v7::ABOVE_M => Self::V7 { split_k: 1 },
             _ => Self::V6 { warps: v3::DEFAULT_WARPS },
         };
-        version.tuned(m, n)
+        version.tuned(m, n, k, device)
     }
 
-    /// This version with the warps per block that suit `m` activation rows
-    /// and `n` outputs (versions 3 to 6; the others have a fixed block).
+    /// This version with the launch choice that suits `m` activation rows
+    /// and `n x k` weights on `device`: the warps per block of versions 3
+    /// to 6, the split of `K` of version 7 ([`v7_split_k`]); versions 1 and
+    /// 2 have none and are returned as they are.
     ///
-    /// The block's warps split `K`, so fewer warps a block means more blocks
-    /// and longer runs of `K` per warp. The H100's sweep (docs/PERF.md, all
-    /// five shapes) was fastest with about 2048 warps in the grid: the
-    /// largest power of two at most `2048 / blocks` (`blocks = n /
-    /// rows_per_block`), from 2 (4 past one MMA tile of activation rows) to 8.
-    pub fn tuned(self, m: usize, n: usize) -> Self {
+    /// Versions 3 to 6: the block's warps split `K`, so fewer warps a block
+    /// means more blocks and longer runs of `K` per warp. The H100's sweep
+    /// (docs/PERF.md, all five shapes) was fastest with about 2048 warps in
+    /// the grid: the largest power of two at most `2048 / blocks` (`blocks =
+    /// n / rows_per_block`), from 2 (4 past one MMA tile of activation rows) to 8.
+    pub fn tuned(self, m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
+        if let Self::V7 { .. } = self {
+            return Self::V7 { split_k: v7_split_k(m, n, k, device) };
+        }
         let fewest = if m <= v3::M_PER_TILE { 2 } else { 4 };
         let share = (2048 / n.div_ceil(self.rows_per_block()).max(1)).max(1);
         let warps = (1u32 << share.ilog2()).clamp(fewest, v3::DEFAULT_WARPS);
@@ -163,7 +181,7 @@ impl Int4LinearVersion {
             Self::V2 => v2::ROWS_PER_BLOCK,
             Self::V3 { .. } | Self::V4 { .. } | Self::V5 { .. } => v3::ROWS_PER_BLOCK,
             Self::V6 { .. } => v6::ROWS_PER_BLOCK,
-            Self::V7 => v7::BLOCK_N,
+            Self::V7 { .. } => v7::BLOCK_N,
         }
     }
 
@@ -171,8 +189,16 @@ impl Int4LinearVersion {
     /// (3 to 6).
     pub fn warps(self) -> Option<u32> {
         match self {
-            Self::V1 | Self::V2 | Self::V7 => None,
+            Self::V1 | Self::V2 | Self::V7 { .. } => None,
             Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } => Some(warps),
+        }
+    }
+
+    /// The slices `K` is split into, for version 7 (the others have no split).
+    pub fn split_k(self) -> Option<u32> {
+        match self {
+            Self::V7 { split_k } => Some(split_k),
+            _ => None,
         }
     }
 
@@ -197,7 +223,7 @@ impl Int4LinearVersion {
             Self::V4 { .. } => 4,
             Self::V5 { .. } => 5,
             Self::V6 { .. } => 6,
-            Self::V7 => 7,
+            Self::V7 { .. } => 7,
         }
     }
 
@@ -207,7 +233,8 @@ impl Int4LinearVersion {
     }
 
     /// The entry point for `m` activation rows of type `T` and weights in
-    /// groups of `group_size`, if the version has one.
+    /// groups of `group_size`, if the version has one (with split-K, the
+    /// first of its two kernels).
     pub fn kernel<T: Float>(self, m: usize, group_size: usize) -> Option<&'static str> {
         let wide = m > v3::M_PER_TILE * v3::N_TILES[0];
         let f32_only = |name| PerFloat { f32: Some(name), f16: None, bf16: None };
@@ -221,7 +248,8 @@ impl Int4LinearVersion {
             Self::V4 { .. } => V4_M8_KERNELS,
             Self::V5 { .. } => V5_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
             Self::V6 { .. } => V6_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
-            Self::V7 => V7_KERNELS,
+            Self::V7 { split_k } if split_k > 1 => V7_SPLIT_K_KERNELS,
+            Self::V7 { .. } => V7_KERNELS,
         };
         names.get::<T>()
     }
@@ -246,26 +274,112 @@ pub struct Int4LinearBuffers {
     pub y_len: usize,
 }
 
+/// The split of `K` that version 7 is predicted fastest with for `m`
+/// activation rows and `n x k` weights on `device`, 1 for none.
+///
+/// A block holds a multiprocessor alone (120 KB of shared memory, ~230
+/// registers a thread), so `s` slices of `tiles = ceil(n / 128) * ceil(m /
+/// 128)` tiles run in `waves = ceil(s * tiles / multiprocessors)` waves of
+/// `ceil(steps / s)` steps of 128 columns each. The split minimises the
+/// predicted time
+///
+/// `waves * ceil(steps / s) * STEP + [s > 1] (REDUCE + s * tiles * SLICE)`
+///
+/// over the splits whose slices all hold steps and, past `s = 1`, at least
+/// `v7::MIN_SLICE_STEPS` of them (ties to the smaller split), and keeps it
+/// only if it is predicted at least 10% faster than no split: the model is
+/// not finer than that, and a split costs a workspace. `STEP` (2.0 µs) is
+/// run 8's measured time of a block's step on the H100 (65.5 µs for 32
+/// steps); `REDUCE` (3 µs, the second launch) and `SLICE` (44 ns, a tile's
+/// 64 KB partial written and read back at ~3 TB/s) are predictions
+/// (docs/PERF.md, "v7 split-K"). On the H100, 32 tiles (N = 4096, M <= 128)
+/// split 4 ways, 64 tiles (N = 8192) 2 ways, and grids of a wave or more
+/// rarely split.
+pub fn v7_split_k(m: usize, n: usize, k: usize, device: &DeviceInfo) -> u32 {
+    const STEP_NS: u128 = 2000;
+    const REDUCE_NS: u128 = 3000;
+    const SLICE_NS: u128 = 44;
+    let tiles = (n.div_ceil(v7::BLOCK_N) * m.div_ceil(v7::BLOCK_M)) as u128;
+    let steps = k.div_ceil(v7::STEP_K);
+    let multiprocessors = device.multiprocessors.max(1) as u128;
+    let predicted_ns = |splits: usize| {
+        let waves = (splits as u128 * tiles).div_ceil(multiprocessors);
+        let compute = waves * v7::slice_steps(steps, splits) as u128 * STEP_NS;
+        if splits == 1 { compute } else { compute + REDUCE_NS + splits as u128 * tiles * SLICE_NS }
+    };
+    // More slices than multiprocessors would not shorten a wave.
+    let most = (steps / v7::MIN_SLICE_STEPS).min(device.multiprocessors as usize).max(1);
+    let no_empty_slice = |splits: usize| (splits - 1) * v7::slice_steps(steps, splits) < steps;
+    let best = (2..=most).filter(|&s| no_empty_slice(s)).min_by_key(|&s| predicted_ns(s));
+    match best {
+        Some(splits) if 10 * predicted_ns(splits) <= 9 * predicted_ns(1) => splits as u32,
+        _ => 1,
+    }
+}
+
+/// A checked call of the layer: the launches to enqueue, in order, on one
+/// stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Int4LinearPlan {
+    /// The layer's kernel. Without a split of `K` it writes `y`, and its
+    /// arguments are those [`plan`] lists; with one, see [`SplitK`].
+    pub launch: Launch,
+    /// Version 7's split of `K` into more than one slice, if any.
+    pub split_k: Option<SplitK>,
+}
+
+/// A call of version 7 with `K` split into `splits > 1` slices: `launch`
+/// (of the [`Int4LinearPlan`]) sums each slice of `K` into an f32
+/// workspace `partials[splits][m][n]`, and `reduce` adds the slices and the
+/// bias into `y`.
+///
+/// The caller provides the workspace, `workspace_len` f32 that need no
+/// initialization (every element is written) and that nothing else reads
+/// or writes from the first launch until `reduce` is done, then enqueues on
+/// one stream:
+/// 1. `launch`, with the arguments of [`plan`] but one `partials:
+///    CUdeviceptr` in place of `bias` and `y`: `x, qweight, scales, zeros,
+///    partials, m, n, k, group_size`;
+/// 2. `reduce`, with `partials: CUdeviceptr`, `bias: CUdeviceptr` (f32, 0
+///    for none), `y: CUdeviceptr`, `m: u32`, `n: u32`, `splits: u32`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SplitK {
+    /// Slices of `K`: `gridDim.z` of `launch`. Each slice holds
+    /// `quant_kernels_abi::int4_linear::v7::slice_steps` steps of 128
+    /// columns (the last ones fewer, or none).
+    pub splits: u32,
+    /// f32 elements of the workspace: `splits * m * n`.
+    pub workspace_len: usize,
+    /// The reduction of the slices into `y`.
+    pub reduce: Launch,
+}
+
 /// Checks one call with activations and outputs of type `T` against the
-/// weights' shape and returns the launch of
-/// [`Int4LinearVersion::best_for`]`::<T>(m)`, or `None` when there is
-/// nothing to compute (`m == 0` or `n == 0`).
+/// weights' shape and returns the plan of
+/// [`Int4LinearVersion::best_for`]`::<T>(m, n, k, device)`, or `None` when
+/// there is nothing to compute (`m == 0` or `n == 0`).
 ///
 /// Kernel arguments, the same for every version, in order: `x: CUdeviceptr`
 /// (`T [m][k]`), `qweight: CUdeviceptr`, `scales: CUdeviceptr`, `zeros:
 /// CUdeviceptr` (0 for symmetric weights), `bias: CUdeviceptr` (f32, 0 for
 /// none), `y: CUdeviceptr` (`T [m][n]`), `m: u32`, `n: u32`, `k: u32`,
 /// `group_size: u32`; the weight arrays as in [`quant_kernels_abi::int4`].
-pub fn plan<T: Float>(shape: &Int4Shape, buffers: &Int4LinearBuffers) -> Result<Option<Launch>, Error> {
-    plan_version::<T>(shape, buffers, Int4LinearVersion::best_for::<T>(buffers.m, shape.n))
+/// A plan that splits `K` has two launches and a workspace ([`SplitK`]).
+pub fn plan<T: Float>(
+    shape: &Int4Shape,
+    buffers: &Int4LinearBuffers,
+    device: &DeviceInfo,
+) -> Result<Option<Int4LinearPlan>, Error> {
+    let version = Int4LinearVersion::best_for::<T>(buffers.m, shape.n, shape.k, device);
+    plan_version::<T>(shape, buffers, version)
 }
 
-/// As [`plan`], for a given version.
+/// As [`plan`], for a given version (and launch choice: warps, split).
 pub fn plan_version<T: Float>(
     shape: &Int4Shape,
     buffers: &Int4LinearBuffers,
     version: Int4LinearVersion,
-) -> Result<Option<Launch>, Error> {
+) -> Result<Option<Int4LinearPlan>, Error> {
     let Int4LinearBuffers { m, x_len, x_address, qweight_address, bias_len, y_len } = *buffers;
     for (what, value) in [("m", m), ("n", shape.n), ("k", shape.k)] {
         if value > u32::MAX as usize {
@@ -294,16 +408,19 @@ pub fn plan_version<T: Float>(
     if m == 0 || shape.n == 0 {
         return Ok(None);
     }
-    let kernel = version.kernel::<T>(m, shape.group_size).ok_or(Error::UnsupportedType {
-        kernel: "int4_linear",
-        version: version.number(),
-        dtype: T::NAME,
-    })?;
+    let unsupported = || Error::UnsupportedType { kernel: "int4_linear", version: version.number(), dtype: T::NAME };
+    let kernel = version.kernel::<T>(m, shape.group_size).ok_or_else(unsupported)?;
     let (m_tile, block_threads, shared_mem_bytes) = match version {
         Int4LinearVersion::V1 if m == 1 => (v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1)),
         Int4LinearVersion::V1 => (v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE)),
         Int4LinearVersion::V2 => (1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
-        Int4LinearVersion::V7 => (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES),
+        Int4LinearVersion::V7 { split_k } => {
+            // The slices are gridDim.z.
+            if !(1..=MAX_GRID_Z).contains(&split_k) {
+                return Err(Error::InvalidSplitK { split_k, max: MAX_GRID_Z });
+            }
+            (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES)
+        }
         Int4LinearVersion::V3 { warps }
         | Int4LinearVersion::V4 { warps }
         | Int4LinearVersion::V5 { warps }
@@ -321,15 +438,31 @@ pub fn plan_version<T: Float>(
             (m_tile, warps * 32, shared)
         }
     };
+    let splits = version.split_k().unwrap_or(1);
     let m_tiles = m.div_ceil(m_tile).min(MAX_GRID_Y as usize);
-    Ok(Some(Launch {
+    let launch = Launch {
         kernel,
         config: LaunchConfig {
-            grid: [shape.n.div_ceil(version.rows_per_block()) as u32, m_tiles as u32, 1],
+            grid: [shape.n.div_ceil(version.rows_per_block()) as u32, m_tiles as u32, splits],
             block: [block_threads, 1, 1],
             shared_mem_bytes,
         },
-    }))
+    };
+    let split_k = if splits > 1 {
+        let reduce = Launch {
+            kernel: SPLIT_K_REDUCE_KERNELS.get::<T>().ok_or_else(unsupported)?,
+            config: LaunchConfig {
+                grid: [shape.n.div_ceil(v7::REDUCE_THREADS as usize) as u32, m.min(MAX_GRID_Y as usize) as u32, 1],
+                block: [v7::REDUCE_THREADS, 1, 1],
+                shared_mem_bytes: 0,
+            },
+        };
+        let workspace_len = checked_product("split_k * m * n", splits as usize, m * shape.n)?;
+        Some(SplitK { splits, workspace_len, reduce })
+    } else {
+        None
+    };
+    Ok(Some(Int4LinearPlan { launch, split_k }))
 }
 
 #[cfg(feature = "cuda")]
@@ -392,7 +525,8 @@ mod cuda {
 
         /// Enqueues `y = x * dequant(W)^T + bias` on `stream`, for `m` rows
         /// of activations `x[m][k]` (16-byte aligned) into `y[m][n]`, both
-        /// f32, f16 or bf16, with the version best for that type and `m`.
+        /// f32, f16 or bf16, with the version best for that type and shape
+        /// on this device ([`Int4LinearVersion::best_for`]).
         pub fn int4_linear<T: Float + DeviceCopy>(
             &self,
             x: &DeviceSlice<T>,
@@ -401,12 +535,32 @@ mod cuda {
             y: &mut DeviceSlice<T>,
             stream: &Stream,
         ) -> Result<(), Error> {
-            self.int4_linear_version(Int4LinearVersion::best_for::<T>(m, layer.shape.n), x, m, layer, y, stream)
+            let Int4Shape { n, k, .. } = layer.shape;
+            let version = Int4LinearVersion::best_for::<T>(m, n, k, self.device());
+            self.int4_linear_version(version, x, m, layer, y, stream)
         }
 
         /// As [`int4_linear`](Self::int4_linear), with a given kernel version
-        /// (for comparing versions; every version computes the same).
-        /// [`Error::UnsupportedType`] if the version does not take `T`.
+        /// and launch choice (for comparing versions; every version computes
+        /// the same). [`Error::UnsupportedType`] if the version does not take `T`.
+        ///
+        /// **Workspace.** A call that splits `K` (version 7 with `split_k >
+        /// 1`, [`SplitK`](super::SplitK)) needs `4 * split_k * m * n` bytes
+        /// for the slices' partial sums. It allocates them on `stream`, in
+        /// stream order, from a memory pool of the handle
+        /// (`cuMemAllocFromPoolAsync`), enqueues its two kernels and frees
+        /// them on `stream` (`cuMemFreeAsync`): calls on several streams
+        /// each have their own workspace, the host never waits, and under
+        /// [`capture`](Kernels::capture) the allocation and the free become
+        /// nodes of the graph, which owns that memory (such a call is 4
+        /// nodes: allocation, two kernels, free). The cost: two more
+        /// driver calls on the host per call; on the device the workspace
+        /// written once and read once (`8 * split_k * m * n` bytes, mostly
+        /// in L2) and the second launch; and the pool keeps the most memory
+        /// it ever held at once until the handle is dropped (64 KB per
+        /// block of the split grid: 8 MB for a 128 x 4096 output split 4
+        /// ways). An engine that manages its own memory launches the plan
+        /// ([`plan_version`]) with a workspace of its own instead.
         pub fn int4_linear_version<T: Float + DeviceCopy>(
             &self,
             version: Int4LinearVersion,
@@ -425,27 +579,36 @@ mod cuda {
                 bias_len: layer.bias.as_ref().map(|b| b.len()),
                 y_len: y.len(),
             };
-            let Some(launch) = plan_version::<T>(&shape, &buffers, version)? else { return Ok(()) };
+            let Some(plan) = plan_version::<T>(&shape, &buffers, version)? else { return Ok(()) };
             let (x, y) = (address(x), address(y));
             let (qweight, scales) = (address(&layer.qweight), address(&layer.scales));
             let zeros = layer.zeros.as_ref().map_or(0, |z| address(z));
             let bias = layer.bias.as_ref().map_or(0, |b| address(b));
             let dims = [m as u32, shape.n as u32, shape.k as u32, shape.group_size as u32];
-            let args = [
-                arg(&x),
-                arg(&qweight),
-                arg(&scales),
-                arg(&zeros),
-                arg(&bias),
-                arg(&y),
-                arg(&dims[0]),
-                arg(&dims[1]),
-                arg(&dims[2]),
-                arg(&dims[3]),
-            ];
-            // SAFETY: the argument list matches every int4 entry point; the shapes
-            // were checked, and the weight arrays match their shape by construction.
-            unsafe { self.launch(&launch, stream, &args) }
+            let [m, n, k, group_size] = dims.each_ref().map(arg);
+            let Some(split) = plan.split_k else {
+                let args =
+                    [arg(&x), arg(&qweight), arg(&scales), arg(&zeros), arg(&bias), arg(&y), m, n, k, group_size];
+                // SAFETY: the argument list matches every int4 entry point; the shapes
+                // were checked, and the weight arrays match their shape by construction.
+                return unsafe { self.launch(&plan.launch, stream, &args) };
+            };
+            let workspaces = self.workspaces()?;
+            let partials = workspaces.alloc_f32(split.workspace_len, stream)?;
+            let launched = (|| {
+                let args = [arg(&x), arg(&qweight), arg(&scales), arg(&zeros), arg(&partials), m, n, k, group_size];
+                // SAFETY: the split-K argument list (SplitK); partials holds
+                // workspace_len f32, allocated on this stream before.
+                unsafe { self.launch(&plan.launch, stream, &args)? };
+                let args = [arg(&partials), arg(&bias), arg(&y), m, n, arg(&split.splits)];
+                // SAFETY: the reduction's argument list (SplitK); y holds m * n.
+                unsafe { self.launch(&split.reduce, stream, &args) }
+            })();
+            // Freed after whatever was enqueued, also when a launch was refused.
+            // SAFETY: allocated above on this stream, freed once; no later
+            // work uses it.
+            let freed = unsafe { workspaces.free(partials, stream) };
+            launched.and(freed)
         }
     }
 }

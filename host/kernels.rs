@@ -5,6 +5,7 @@
 use crate::Error;
 use crate::launch::{DeviceInfo, Launch};
 use crate::ptx::{self, PtxTarget};
+use crate::workspace::WorkspacePool;
 use cust::context::{Context, CurrentContext};
 use cust::device::{Device, DeviceAttribute};
 use cust::error::CudaError;
@@ -34,6 +35,9 @@ pub struct Kernels {
     /// The most dynamic shared memory a block may have (the opt-in limit,
     /// which every function is allowed).
     max_shared: u32,
+    /// Where calls that need a workspace take it from, in stream order; the
+    /// error, for those calls, on a device without memory pools.
+    workspaces: Result<WorkspacePool, Error>,
     context: Context,
 }
 
@@ -87,7 +91,10 @@ impl Kernels {
         // cust's synchronous copies and memsets run, so an upload or memset
         // is complete before a later launch on this stream reads it.
         let stream = Stream::new(StreamFlags::DEFAULT, None)?;
-        Ok(Self { functions, module, stream, info, target, max_shared, context })
+        // Created now, not at the first split-K call: pool calls are not
+        // allowed while this thread captures a graph.
+        let workspaces = WorkspacePool::new(ordinal);
+        Ok(Self { functions, module, stream, info, target, max_shared, workspaces, context })
     }
 
     /// Compute capability and multiprocessor count.
@@ -111,6 +118,11 @@ impl Kernels {
     /// The module, for callers that want to look up functions themselves.
     pub fn module(&self) -> &Module {
         &self.module
+    }
+
+    /// The pool that workspaces are allocated from in stream order.
+    pub(crate) fn workspaces(&self) -> Result<&WorkspacePool, Error> {
+        self.workspaces.as_ref().map_err(Clone::clone)
     }
 
     /// Makes the handle's context current on the calling thread.

@@ -8,12 +8,17 @@ mod common;
 mod device_math;
 
 use common::*;
-use quant_kernels::abi::int4_linear::v7;
+use libtest_mimic::Failed;
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7};
 use quant_kernels::check::{Rng, relative_l2_error};
+use quant_kernels::cust::context::CurrentContext;
+use quant_kernels::cust::memory::DeviceBuffer;
+use quant_kernels::cust::stream::{Stream, StreamFlags};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{
-    self, Int4LinearBuffers, Int4LinearVersion, V1_BATCH_KERNEL, V1_DECODE_KERNEL, V2_KERNEL,
+    self, Int4LinearBuffers, Int4LinearPlan, Int4LinearVersion, SplitK, V1_BATCH_KERNEL, V1_DECODE_KERNEL, V2_KERNEL,
 };
+use quant_kernels::launch::{DeviceInfo, Launch, LaunchConfig};
 use quant_kernels::{Error, Float, Int4Mode, Int4Shape, Int4Weights, Kernels, PerFloat, reference};
 
 /// The bounds of host/int4_linear.rs, `||y - ref|| / ||ref||`, by activation type.
@@ -22,6 +27,19 @@ const MODES: [Int4Mode; 2] = [Int4Mode::Symmetric, Int4Mode::Asymmetric];
 const BATCHES: [usize; 6] = [1, 2, 3, 7, 16, 33];
 /// Output widths that are not multiples of the 4-row block or of anything else.
 const WIDTHS: [usize; 8] = [1, 2, 3, 5, 63, 65, 257, 1031];
+
+/// The H100 of the measurements: 132 multiprocessors.
+const H100: DeviceInfo = DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
+/// A forced split of `K` every GPU test runs version 7 with, besides the
+/// versions' defaults: uneven slices, and empty ones where `K` is short.
+const SPLIT: u32 = 3;
+
+/// The one launch of a plan that does not split `K`.
+fn only_launch(plan: Result<Option<Int4LinearPlan>, Error>) -> Result<Launch, Failed> {
+    let plan = plan?.ok_or("no launch")?;
+    ensure(plan.split_k.is_none(), || format!("a split of K: {plan:?}"))?;
+    Ok(plan.launch)
+}
 
 fn buffers(m: usize, shape: &Int4Shape, bias: bool) -> Int4LinearBuffers {
     Int4LinearBuffers {
@@ -37,25 +55,22 @@ fn buffers(m: usize, shape: &Int4Shape, bias: bool) -> Int4LinearBuffers {
 fn plans_check_shapes(_: &mut Rng) -> TestResult {
     let shape = Int4Shape::new(10, 256, 64, Int4Mode::Asymmetric)?;
     let ok = buffers(3, &shape, true);
-    let launch = int4_linear::plan::<f32>(&shape, &ok)?.expect("a launch");
+    let launch = only_launch(int4_linear::plan::<f32>(&shape, &ok, &H100))?;
     ensure(launch.kernel == V1_BATCH_KERNEL && launch.config.grid == [3, 1, 1], || format!("{launch:?}"))?;
-    let decode = int4_linear::plan::<f32>(&shape, &buffers(1, &shape, false))?.expect("a launch");
+    let decode = only_launch(int4_linear::plan::<f32>(&shape, &buffers(1, &shape, false), &H100))?;
     ensure(decode.kernel == V2_KERNEL && decode.config.grid == [1, 1, 1], || format!("m = 1: {decode:?}"))?;
-    let v1 = int4_linear::plan_version::<f32>(&shape, &buffers(1, &shape, false), Int4LinearVersion::V1)?;
-    ensure(v1.is_some_and(|l| l.kernel == V1_DECODE_KERNEL), || format!("v1 with m = 1: {v1:?}"))?;
+    let v1 = only_launch(int4_linear::plan_version::<f32>(&shape, &buffers(1, &shape, false), Int4LinearVersion::V1))?;
+    ensure(v1.kernel == V1_DECODE_KERNEL, || format!("v1 with m = 1: {v1:?}"))?;
     // Version 6 for half types past 8 activation rows: 32 rows a block, 16 activation rows a block.
-    let half = int4_linear::plan::<bf16>(&shape, &buffers(9, &shape, false))?.expect("a launch");
+    let half = only_launch(int4_linear::plan::<bf16>(&shape, &buffers(9, &shape, false), &H100))?;
     ensure(
         half.kernel == "int4_linear_v6_m16_g64_bf16"
             && half.config.grid == [1, 1, 1]
             && half.config.block == [256, 1, 1],
         || format!("bf16, m = 9: {half:?}"),
     )?;
-    let half = int4_linear::plan::<f16>(
-        &Int4Shape::new(40, 256, 64, Int4Mode::Symmetric)?,
-        &buffers(8, &Int4Shape::new(40, 256, 64, Int4Mode::Symmetric)?, false),
-    )?
-    .expect("a launch");
+    let narrow = Int4Shape::new(40, 256, 64, Int4Mode::Symmetric)?;
+    let half = only_launch(int4_linear::plan::<f16>(&narrow, &buffers(8, &narrow, false), &H100))?;
     ensure(half.kernel == "int4_linear_v5_m8_g64_f16" && half.config.grid == [3, 1, 1], || {
         format!("f16, m = 8: {half:?}")
     })?;
@@ -69,24 +84,26 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     )?;
     // The tensor-core versions' default block for the benchmark shapes.
     for (m, n, warps) in [(1, 4096, 8), (1, 11008, 2), (1, 8192, 4), (1, 28672, 2), (16, 11008, 4), (32, 8192, 8)] {
-        let tuned = Int4LinearVersion::best_for::<f16>(m, n);
+        let tuned = Int4LinearVersion::best_for::<f16>(m, n, 4096, &H100);
         let expected = if m <= 8 { Int4LinearVersion::V5 { warps } } else { Int4LinearVersion::V6 { warps } };
         ensure(tuned == expected, || format!("m = {m}, n = {n}: {tuned:?}"))?;
     }
-    ensure(Int4LinearVersion::best_for::<f32>(1, 4096) == Int4LinearVersion::V2, || "f32 decode".into())?;
-    // Version 7 (the tiled GEMM) past v7::ABOVE_M rows, for half types only.
-    for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (128, 11008), (1024, 4096), (8192, 4096)] {
-        let chosen = Int4LinearVersion::best_for::<bf16>(m, n);
-        ensure(chosen == Int4LinearVersion::V7, || format!("m = {m}, n = {n}: {chosen:?}"))?;
+    let chosen = Int4LinearVersion::best_for::<f32>(1, 4096, 4096, &H100);
+    ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
+    // Version 7 (the tiled GEMM) past v7::ABOVE_M rows, for half types only
+    // (its splits of K: plans_split_k).
+    for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (128, 4096), (128, 11008), (1024, 4096), (8192, 4096)] {
+        let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
+        ensure(matches!(chosen, Int4LinearVersion::V7 { .. }), || format!("m = {m}, n = {n}: {chosen:?}"))?;
     }
-    // ... but not where its grid would leave most multiprocessors idle.
-    let chosen = Int4LinearVersion::best_for::<bf16>(128, 4096);
-    ensure(matches!(chosen, Int4LinearVersion::V6 { .. }), || format!("m = 128, n = 4096: {chosen:?}"))?;
-    ensure(Int4LinearVersion::best_for::<f32>(1024, 4096) == Int4LinearVersion::V1, || "f32 GEMM".into())?;
+    let chosen = Int4LinearVersion::best_for::<bf16>(v7::ABOVE_M, 4096, 4096, &H100);
+    ensure(matches!(chosen, Int4LinearVersion::V6 { .. }), || format!("m = {}: {chosen:?}", v7::ABOVE_M))?;
+    let chosen = Int4LinearVersion::best_for::<f32>(1024, 4096, 4096, &H100);
+    ensure(chosen == Int4LinearVersion::V1, || "f32 GEMM".into())?;
     // 128 x 128 tiles: ragged N and M round up; 8 warps; the 3-stage ring.
     let wide = Int4Shape::new(200, 256, 64, Int4Mode::Asymmetric)?;
-    let gemm =
-        int4_linear::plan_version::<f16>(&wide, &buffers(257, &wide, true), Int4LinearVersion::V7)?.expect("a launch");
+    let unsplit = Int4LinearVersion::V7 { split_k: 1 };
+    let gemm = only_launch(int4_linear::plan_version::<f16>(&wide, &buffers(257, &wide, true), unsplit))?;
     ensure(
         gemm.kernel == "int4_linear_v7_f16"
             && gemm.config.grid == [2, 3, 1]
@@ -97,15 +114,18 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     // Within the opt-in shared memory of an A100 (163 KB; an H100 has 227 KB).
     ensure(v7::SHARED_BYTES <= 163 * 1024, || format!("v7 needs {} bytes of shared memory", v7::SHARED_BYTES))?;
     expect_error(
-        int4_linear::plan_version::<f32>(&wide, &buffers(257, &wide, true), Int4LinearVersion::V7),
+        int4_linear::plan_version::<f32>(&wide, &buffers(257, &wide, true), unsplit),
         Error::UnsupportedType { kernel: "int4_linear", version: 7, dtype: "f32" },
     )?;
     // Int4Shape's fields are public: a shape built by hand is checked too.
     let bad_group = Int4Shape { group_size: 48, ..wide };
-    expect_error(int4_linear::plan::<f16>(&bad_group, &buffers(40, &bad_group, false)), Error::InvalidGroupSize(48))?;
+    expect_error(
+        int4_linear::plan::<f16>(&bad_group, &buffers(40, &bad_group, false), &H100),
+        Error::InvalidGroupSize(48),
+    )?;
     let bad_k = Int4Shape { k: 96, ..wide };
     expect_error(
-        int4_linear::plan::<f16>(&bad_k, &buffers(40, &bad_k, false)),
+        int4_linear::plan::<f16>(&bad_k, &buffers(40, &bad_k, false), &H100),
         Error::KNotMultipleOfGroup { k: 96, group_size: 64 },
     )?;
     for warps in [0, 17] {
@@ -117,23 +137,23 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         }
     }
     expect_error(
-        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { x_len: 767, ..ok }),
+        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { x_len: 767, ..ok }, &H100),
         Error::LengthMismatch { argument: "x", expected: 768, actual: 767 },
     )?;
     expect_error(
-        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { y_len: 31, ..ok }),
+        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { y_len: 31, ..ok }, &H100),
         Error::LengthMismatch { argument: "y", expected: 30, actual: 31 },
     )?;
     expect_error(
-        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { bias_len: Some(9), ..ok }),
+        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { bias_len: Some(9), ..ok }, &H100),
         Error::LengthMismatch { argument: "bias", expected: 10, actual: 9 },
     )?;
     expect_error(
-        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { x_address: 260, ..ok }),
+        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { x_address: 260, ..ok }, &H100),
         Error::Misaligned { argument: "x", align: 16 },
     )?;
     expect_error(
-        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { qweight_address: 516, ..ok }),
+        int4_linear::plan::<f32>(&shape, &Int4LinearBuffers { qweight_address: 516, ..ok }, &H100),
         Error::Misaligned { argument: "qweight", align: 16 },
     )?;
     let too_many = 1usize << 32;
@@ -141,44 +161,160 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         matches!(
             int4_linear::plan::<f32>(
                 &shape,
-                &Int4LinearBuffers { m: too_many, x_len: too_many * 256, y_len: too_many * 10, ..ok }
+                &Int4LinearBuffers { m: too_many, x_len: too_many * 256, y_len: too_many * 10, ..ok },
+                &H100,
             ),
             Err(Error::TooLarge { what: "m", .. })
         ),
         || "m >= 2^32 accepted".into(),
     )?;
-    ensure(int4_linear::plan::<f32>(&shape, &buffers(0, &shape, true)) == Ok(None), || {
+    ensure(int4_linear::plan::<f32>(&shape, &buffers(0, &shape, true), &H100) == Ok(None), || {
         "m = 0 must launch nothing".into()
     })?;
     let empty = Int4Shape::new(0, 256, 64, Int4Mode::Symmetric)?;
-    ensure(int4_linear::plan::<f32>(&empty, &buffers(4, &empty, false)) == Ok(None), || {
+    ensure(int4_linear::plan::<f32>(&empty, &buffers(4, &empty, false), &H100) == Ok(None), || {
         "n = 0 must launch nothing".into()
     })
 }
 
-/// Quantizes random weights, runs every kernel version of every activation
-/// type on random activations into a poisoned output with guard elements
-/// after it, and checks the guard, that every element was written, and the
-/// type's error bound.
+/// Version 7's split of `K`: chosen from the shape and the multiprocessors,
+/// never with an empty or too short slice, and planned as two launches and
+/// a workspace.
+fn plans_split_k(rng: &mut Rng) -> TestResult {
+    use Int4LinearVersion::V7;
+    // The predicted best splits on the H100 (docs/PERF.md, "v7 split-K"):
+    // 32 tiles 4 ways, 64 tiles 2 ways, a wave or more of tiles unsplit.
+    for (m, n, k, split_k) in [
+        (128, 4096, 4096, 4),
+        (64, 4096, 4096, 4),
+        (128, 4096, 11008, 4),
+        (128, 8192, 28672, 2),
+        (256, 4096, 4096, 2),
+        (128, 11008, 4096, 1),
+        (128, 28672, 8192, 1),
+        (64, 28672, 8192, 1),
+        (1024, 4096, 4096, 1),
+        (1024, 8192, 28672, 1),
+    ] {
+        let chosen = Int4LinearVersion::best_for::<f16>(m, n, k, &H100);
+        ensure(chosen == V7 { split_k }, || format!("{m}x{n}x{k}: {chosen:?}"))?;
+    }
+    // By the device: 96 blocks fill more of an A100's 108 multiprocessors.
+    let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
+    let chosen = Int4LinearVersion::best_for::<bf16>(128, 4096, 4096, &a100);
+    ensure(chosen == V7 { split_k: 3 }, || format!("A100: {chosen:?}"))?;
+    // Too few steps for two slices of MIN_SLICE_STEPS: no split.
+    let short = (2 * v7::MIN_SLICE_STEPS - 1) * v7::STEP_K;
+    let chosen = Int4LinearVersion::best_for::<bf16>(128, 128, short, &H100);
+    ensure(chosen == V7 { split_k: 1 }, || format!("K = {short}: {chosen:?}"))?;
+    // Any shape and device: no slice empty or shorter than MIN_SLICE_STEPS,
+    // no more slices than multiprocessors.
+    for _ in 0..5000 {
+        let (m, n, k) = (1 + rng.below(2000), 1 + rng.below(30_000), 32 * rng.below(1200));
+        let multiprocessors = 1 + rng.below(200) as u32;
+        let device = DeviceInfo { compute_capability: (9, 0), multiprocessors };
+        let splits = int4_linear::v7_split_k(m, n, k, &device) as usize;
+        let steps = k.div_ceil(v7::STEP_K);
+        let slice = v7::slice_steps(steps, splits);
+        ensure(
+            splits == 1
+                || (slice >= v7::MIN_SLICE_STEPS && (splits - 1) * slice < steps && splits <= multiprocessors as usize),
+            || format!("{m}x{n}x{k} on {multiprocessors} multiprocessors: {splits} slices"),
+        )?;
+    }
+    // The plan: the split-K GEMM over gridDim.z, the workspace, the
+    // reduction over n and m.
+    let shape = Int4Shape::new(200, 640, 64, Int4Mode::Symmetric)?;
+    let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V7 { split_k: 3 })?;
+    let expected = Int4LinearPlan {
+        launch: Launch {
+            kernel: "int4_linear_v7_split_k_f16",
+            config: LaunchConfig { grid: [2, 3, 3], block: [256, 1, 1], shared_mem_bytes: v7::SHARED_BYTES },
+        },
+        split_k: Some(SplitK {
+            splits: 3,
+            workspace_len: 3 * 257 * 200,
+            reduce: Launch {
+                kernel: "int4_linear_split_k_reduce_f16",
+                config: LaunchConfig { grid: [1, 257, 1], block: [256, 1, 1], shared_mem_bytes: 0 },
+            },
+        }),
+    };
+    ensure(plan == Some(expected), || format!("{plan:?}"))?;
+    // More activation rows than gridDim.y holds (the reduction loops over
+    // them), the most slices gridDim.z holds, bf16.
+    let many = 70_000;
+    let plan = int4_linear::plan_version::<bf16>(&shape, &buffers(many, &shape, false), V7 { split_k: MAX_GRID_Z })?;
+    let plan = plan.ok_or("no plan")?;
+    let reduce = plan.split_k.ok_or("no split")?.reduce;
+    ensure(
+        plan.launch.kernel == "int4_linear_v7_split_k_bf16"
+            && plan.launch.config.grid == [2, many.div_ceil(128) as u32, MAX_GRID_Z]
+            && reduce.kernel == "int4_linear_split_k_reduce_bf16"
+            && reduce.config.grid == [1, MAX_GRID_Y, 1],
+        || format!("m = {many}: {plan:?}"),
+    )?;
+    // One slice is version 7 as it was: one launch, no workspace.
+    let whole = only_launch(int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V7 { split_k: 1 }))?;
+    ensure(whole.kernel == "int4_linear_v7_f16" && whole.config.grid == [2, 3, 1], || format!("{whole:?}"))?;
+    for split_k in [0, MAX_GRID_Z + 1] {
+        expect_error(
+            int4_linear::plan_version::<bf16>(&shape, &buffers(5, &shape, false), V7 { split_k }),
+            Error::InvalidSplitK { split_k, max: MAX_GRID_Z },
+        )?;
+    }
+    expect_error(
+        int4_linear::plan_version::<f32>(&shape, &buffers(5, &shape, false), V7 { split_k: 2 }),
+        Error::UnsupportedType { kernel: "int4_linear", version: 7, dtype: "f32" },
+    )?;
+    let split = V7 { split_k: 4 };
+    ensure(
+        split.number() == 7
+            && split.split_k() == Some(4)
+            && split.warps().is_none()
+            && split.with_warps(2) == split
+            && split.kernel::<f16>(128, 64) == Some("int4_linear_v7_split_k_f16")
+            && Int4LinearVersion::V6 { warps: 4 }.split_k().is_none(),
+        || "version 7's accessors".into(),
+    )
+}
+
 /// The versions whose block is a launch choice, with `warps` per block.
 fn tensor_core_versions(warps: u32) -> impl Iterator<Item = Int4LinearVersion> {
     Int4LinearVersion::ALL.into_iter().filter(|v| v.warps().is_some()).map(move |v| v.with_warps(warps))
 }
 
-fn check_layer(kernels: &Kernels, rng: &mut Rng, m: usize, shape: Int4Shape, with_bias: bool) -> TestResult {
+/// Every version with its default launch, and version 7 split [`SPLIT`] ways.
+fn versions_under_test() -> Vec<Int4LinearVersion> {
+    Int4LinearVersion::ALL.into_iter().chain([Int4LinearVersion::V7 { split_k: SPLIT }]).collect()
+}
+
+/// Quantizes random weights, runs `versions` in every activation type they
+/// take on random activations into a poisoned output with guard elements
+/// after it, and checks the guard, that every element was written, and the
+/// type's error bound.
+fn check_layer(
+    kernels: &Kernels,
+    rng: &mut Rng,
+    m: usize,
+    shape: Int4Shape,
+    with_bias: bool,
+    versions: &[Int4LinearVersion],
+) -> TestResult {
     let Int4Shape { n, k, group_size, mode } = shape;
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, mode)?;
     let x = rng.normals(m * k, 1.0);
     let bias = with_bias.then(|| rng.normals(n, 0.5));
     let layer = kernels.upload_int4_linear(&weights, bias.as_deref())?;
     let what = format!("m={m} n={n} k={k} g={group_size} {mode:?} bias={with_bias}");
-    check_versions::<f32>(kernels, &layer, &weights, &x, m, bias.as_deref(), &what)?;
-    check_versions::<f16>(kernels, &layer, &weights, &x, m, bias.as_deref(), &what)?;
-    check_versions::<bf16>(kernels, &layer, &weights, &x, m, bias.as_deref(), &what)
+    check_versions::<f32>(kernels, &layer, &weights, &x, m, bias.as_deref(), versions, &what)?;
+    check_versions::<f16>(kernels, &layer, &weights, &x, m, bias.as_deref(), versions, &what)?;
+    check_versions::<bf16>(kernels, &layer, &weights, &x, m, bias.as_deref(), versions, &what)
 }
 
 /// [`check_layer`] for one activation type: `x` is rounded to `T`, and the
 /// reference takes the rounded values.
+#[allow(clippy::too_many_arguments)]
 fn check_versions<T: TestFloat>(
     kernels: &Kernels,
     layer: &int4_linear::DeviceInt4Linear,
@@ -186,14 +322,18 @@ fn check_versions<T: TestFloat>(
     x: &[f32],
     m: usize,
     bias: Option<&[f32]>,
+    versions: &[Int4LinearVersion],
     what: &str,
 ) -> TestResult {
+    if !versions.iter().any(|v| v.supports::<T>()) {
+        return Ok(());
+    }
     let n = weights.shape().n;
     let x = T::from_f32_slice(x);
     let expected = reference::int4_linear(&T::to_f32_vec(&x), m, weights, bias)?;
     let mass = scaled_activation_mass(weights, &T::to_f32_vec(&x), m);
     let dx = kernels.upload(&x)?;
-    for version in Int4LinearVersion::ALL.into_iter().filter(|v| v.supports::<T>()) {
+    for &version in versions.iter().filter(|v| v.supports::<T>()) {
         let guard = 64;
         let y = poisoned::<T>(kernels, m * n + guard);
         kernels.int4_linear_version(version, &dx, m, layer, &mut y.index(0..m * n), kernels.stream())?;
@@ -251,7 +391,14 @@ fn matches_reference_every_group_mode_and_batch(kernels: &Kernels, rng: &mut Rng
                 let n = WIDTHS[rng.below(WIDTHS.len())];
                 let k = group_size * (1 + rng.below(24));
                 let with_bias = rng.below(2) == 0;
-                check_layer(kernels, rng, m, Int4Shape::new(n, k, group_size, mode)?, with_bias)?;
+                check_layer(
+                    kernels,
+                    rng,
+                    m,
+                    Int4Shape::new(n, k, group_size, mode)?,
+                    with_bias,
+                    &versions_under_test(),
+                )?;
             }
         }
     }
@@ -261,13 +408,15 @@ fn matches_reference_every_group_mode_and_batch(kernels: &Kernels, rng: &mut Rng
 fn every_width_and_large_k(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     for n in WIDTHS {
         let m = 1 + rng.below(5);
-        check_layer(kernels, rng, m, Int4Shape::new(n, 384, 128, Int4Mode::Asymmetric)?, true)?;
+        let shape = Int4Shape::new(n, 384, 128, Int4Mode::Asymmetric)?;
+        check_layer(kernels, rng, m, shape, true, &versions_under_test())?;
     }
     // Model-sized K (the bound is stated up to these).
     for (k, group_size) in [(4096, 128), (8192, 64), (11008, 128), (14336, 32)] {
         for m in [1, 4] {
             let mode = MODES[rng.below(2)];
-            check_layer(kernels, rng, m, Int4Shape::new(257, k, group_size, mode)?, true)?;
+            let shape = Int4Shape::new(257, k, group_size, mode)?;
+            check_layer(kernels, rng, m, shape, true, &versions_under_test())?;
         }
     }
     Ok(())
@@ -314,9 +463,87 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
             for (l, group_size) in [32, 64, 128].into_iter().enumerate() {
                 let n = [200, 1000][(i + l) % 2];
                 let k = if (i + j + l) % 2 == 0 { group_size } else { 3 * 128 + group_size };
-                check_layer(kernels, rng, m, Int4Shape::new(n, k, group_size, mode)?, (i + j) % 2 == 0)?;
+                let shape = Int4Shape::new(n, k, group_size, mode)?;
+                check_layer(kernels, rng, m, shape, (i + j) % 2 == 0, &versions_under_test())?;
             }
         }
+    }
+    Ok(())
+}
+
+/// Version 7 split along `K` on ragged shapes: `M` inside and past its
+/// 128-row tiles, `N` not a multiple of 128, `K` of 6 steps (the last
+/// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
+/// an empty slice) and 9 ways (more slices than steps); every group size
+/// and mode, with and without bias (check_layer: f64 reference, poisoned
+/// output, guard). The other GPU tests run a split of 3 besides.
+fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let splits = [2, 4, 9].map(|split_k| Int4LinearVersion::V7 { split_k });
+    for (i, m) in [17, 130, 257].into_iter().enumerate() {
+        for (j, mode) in MODES.into_iter().enumerate() {
+            for (l, group_size) in [32, 64, 128].into_iter().enumerate() {
+                let n = [200, 1000][(i + j + l) % 2];
+                let shape = Int4Shape::new(n, 5 * 128 + group_size, group_size, mode)?;
+                check_layer(kernels, rng, m, shape, (i + l) % 2 == 0, &splits)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The split-K workspace, allocated and freed in stream order: two calls
+/// captured into a CUDA graph are 8 nodes (allocation, two kernels, free
+/// each), run nothing until replayed, and replay correctly twice; and calls
+/// interleaved on two streams, each with its own inputs, all compute their own.
+fn split_k_workspace_in_graphs_and_streams(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let (m, n, k) = (100, 300, 1024);
+    let version = Int4LinearVersion::V7 { split_k: 4 };
+    let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 64, Int4Mode::Asymmetric)?;
+    let bias = rng.normals(n, 0.5);
+    let layer = kernels.upload_int4_linear(&weights, Some(&bias))?;
+    let xs: Vec<Vec<bf16>> = (0..2).map(|_| bf16::from_f32_slice(&rng.normals(m * k, 1.0))).collect();
+    let expected = xs
+        .iter()
+        .map(|x| reference::int4_linear(&bf16::to_f32_vec(x), m, &weights, Some(&bias)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let dx = xs.iter().map(|x| kernels.upload(x)).collect::<Result<Vec<_>, _>>()?;
+    let check = |y: &DeviceBuffer<bf16>, s: usize, what: &str| {
+        let error = relative_l2_error(&bf16::to_f32_vec(&download(kernels, y)), &expected[s]);
+        ensure(error <= BOUNDS.bf16, || format!("{what}, inputs {s}: relative error {error:e}"))
+    };
+
+    let stream = kernels.stream();
+    let mut ys = [poisoned::<bf16>(kernels, m * n), poisoned::<bf16>(kernels, m * n)];
+    let graph = kernels.capture(stream, || {
+        let [y0, y1] = &mut ys;
+        kernels.int4_linear_version(version, &dx[0], m, &layer, y0, stream)?;
+        kernels.int4_linear_version(version, &dx[1], m, &layer, y1, stream)
+    })?;
+    ensure(graph.nodes()? == 8, || format!("{} nodes for 2 split-K calls", graph.nodes().unwrap_or(0)))?;
+    let untouched = download(kernels, &ys[0]).iter().all(|v| v.to_f32().is_nan());
+    ensure(untouched, || "capturing ran the launches".into())?;
+    for _ in 0..2 {
+        // SAFETY: the buffers outlive the graph; the host reads them only
+        // after `download` synchronizes the stream.
+        unsafe { graph.launch(stream)? };
+    }
+    for (s, y) in ys.iter().enumerate() {
+        check(y, s, "graph")?;
+    }
+
+    let other = Stream::new(StreamFlags::NON_BLOCKING, None)?;
+    let streams = [stream, &other];
+    let mut ys = [poisoned::<bf16>(kernels, m * n), poisoned::<bf16>(kernels, m * n)];
+    // The poison is written on the legacy stream, which `other` does not wait for.
+    CurrentContext::synchronize()?;
+    for _ in 0..8 {
+        for (s, y) in ys.iter_mut().enumerate() {
+            kernels.int4_linear_version(version, &dx[s], m, &layer, y, streams[s])?;
+        }
+    }
+    other.synchronize()?;
+    for (s, y) in ys.iter().enumerate() {
+        check(y, s, "two streams")?;
     }
     Ok(())
 }
@@ -336,9 +563,10 @@ fn empty_k_gives_bias(kernels: &Kernels, rng: &mut Rng) -> TestResult {
             let expected: Vec<f32> = (0..m * n).map(|i| if with_bias { bias[i % n] } else { 0.0 }).collect();
             ensure(got == expected, || format!("{version:?} {shape:?} bias={with_bias}: {got:?}"))?;
         }
-        // The tensor-core versions (bf16): the bias rounded to bf16, or 0.
+        // The tensor-core versions (bf16): the bias rounded to bf16, or 0
+        // (version 7 split: every slice empty).
         let x = kernels.alloc::<bf16>(0)?;
-        for version in Int4LinearVersion::ALL.into_iter().filter(|v| v.supports::<bf16>()) {
+        for version in versions_under_test().into_iter().filter(|v| v.supports::<bf16>()) {
             let mut y = poisoned::<bf16>(kernels, m * n);
             kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
             let got = download(kernels, &y);
@@ -393,16 +621,20 @@ fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
         ensure(error <= BOUNDS.f32, || format!("{version:?}: relative error {error:e}"))?;
     }
     drop(x);
-    // Version 7 (bf16): its copies' activation offsets past 2^31 elements
-    // (2049 tiles of 128 rows, the last of 3).
+    // Version 7 (bf16), whole and split: its copies' activation offsets
+    // past 2^31 elements (2049 tiles of 128 rows, the last of 3).
     let pattern = bf16::from_f32_slice(&pattern);
     let pattern_y = reference::int4_linear(&bf16::to_f32_vec(&pattern), PATTERN_ROWS, &weights, Some(&bias))?;
     let expected: Vec<f64> = (0..m * n).map(|i| pattern_y[(i / n) % PATTERN_ROWS * n + i % n]).collect();
     let x = repeated(kernels, &pattern, m * k);
-    let mut y = poisoned::<bf16>(kernels, m * n);
-    kernels.int4_linear_version(Int4LinearVersion::V7, &x, m, &layer, &mut y, kernels.stream())?;
-    let error = relative_l2_error(&bf16::to_f32_vec(&download(kernels, &y)), &expected);
-    ensure(error <= BOUNDS.bf16, || format!("V7 bf16: relative error {error:e}"))
+    for split_k in [1, 2] {
+        let version = Int4LinearVersion::V7 { split_k };
+        let mut y = poisoned::<bf16>(kernels, m * n);
+        kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
+        let error = relative_l2_error(&bf16::to_f32_vec(&download(kernels, &y)), &expected);
+        ensure(error <= BOUNDS.bf16, || format!("{version:?} bf16: relative error {error:e}"))?;
+    }
+    Ok(())
 }
 
 /// The kernels' bit-trick unpacking against plain shifts and masks, on
@@ -427,11 +659,14 @@ fn device_unpacking_is_exact(rng: &mut Rng) -> TestResult {
 fn main() {
     run(vec![
         cpu_test("cpu::plans_check_shapes", plans_check_shapes),
+        cpu_test("cpu::plans_split_k", plans_split_k),
         cpu_test("cpu::device_unpacking_is_exact", device_unpacking_is_exact),
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),
         gpu_test("gpu::tensor_core_versions_every_block_size", tensor_core_versions_every_block_size),
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
+        gpu_test("gpu::split_k_ragged", split_k_ragged),
+        gpu_test("gpu::split_k_workspace_in_graphs_and_streams", split_k_workspace_in_graphs_and_streams),
         gpu_test("gpu::empty_k_gives_bias", empty_k_gives_bias),
         gpu_test("gpu::rejects_bad_input_without_writing", rejects_bad_input_without_writing),
         gpu_test("gpu::huge_past_2_31_activations", huge_past_2_31_activations),

@@ -18,6 +18,8 @@ fn host_kernels() -> Vec<&'static str> {
         int4_linear::V4_M8_KERNELS,
         int4_linear::V4_M16_KERNELS,
         int4_linear::V7_KERNELS,
+        int4_linear::V7_SPLIT_K_KERNELS,
+        int4_linear::SPLIT_K_REDUCE_KERNELS,
     ]
     .into_iter()
     .chain(int4_linear::V5_KERNELS.into_iter().flatten())

@@ -72,7 +72,7 @@ fn add_mul_exp_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
 }
 
 fn int4_linear_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
-    let Engine { stream, module, .. } = engine()?;
+    let Engine { stream, module, device } = engine()?;
     let (m, n, k) = (3, 77, 512);
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 64, Int4Mode::Asymmetric)?;
     let x = rng.normals(m * k, 1.0);
@@ -86,7 +86,9 @@ fn int4_linear_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     let (pq, _q) = qweight.device_ptr(&stream);
     let buffers =
         Int4LinearBuffers { m, x_len: m * k, x_address: px, qweight_address: pq, bias_len: None, y_len: m * n };
-    let launch = int4_linear::plan::<f32>(&weights.shape(), &buffers)?.expect("a launch");
+    let plan = int4_linear::plan::<f32>(&weights.shape(), &buffers, &device)?.expect("a launch");
+    ensure(plan.split_k.is_none(), || format!("f32 split K: {plan:?}"))?;
+    let launch = plan.launch;
     let function = module.load_function(launch.kernel)?;
     {
         let ((ps, _s), (pz, _z)) = (dscales.device_ptr(&stream), zeros.device_ptr(&stream));
@@ -102,6 +104,54 @@ fn int4_linear_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     let got = stream.clone_dtoh(&y)?;
     let error = relative_l2_error(&got, &expected);
     ensure(error <= 1e-5, || format!("relative error {error:e}"))
+}
+
+/// Version 7 split along `K` from the plan alone, with the engine's own
+/// workspace: the plan's two launches, their documented argument lists and
+/// the workspace length are all an engine needs (bf16 passed as `u16` bits).
+fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
+    let Engine { stream, module, device } = engine()?;
+    // 2 tiles of 32 steps: the plan splits K (8 ways on 16 or more multiprocessors).
+    let (m, n, k, group_size) = (128, 256, 4096, 128);
+    let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, Int4Mode::Symmetric)?;
+    let x: Vec<bf16> = rng.normals(m * k, 1.0).into_iter().map(bf16::from_f32).collect();
+    let bias = rng.normals(n, 0.5);
+    let x_f32: Vec<f32> = x.iter().map(|v| v.to_f32()).collect();
+    let expected = reference::int4_linear(&x_f32, m, &weights, Some(&bias))?;
+
+    let scales: Vec<u16> = weights.scales().iter().map(|s| s.to_bits()).collect();
+    let x_bits: Vec<u16> = x.iter().map(|v| v.to_bits()).collect();
+    let (dx, qweight) = (stream.clone_htod(&x_bits)?, stream.clone_htod(weights.qweight())?);
+    let (dscales, dbias) = (stream.clone_htod(&scales)?, stream.clone_htod(&bias)?);
+    let mut y = stream.alloc_zeros::<u16>(m * n)?;
+    let (px, _x) = dx.device_ptr(&stream);
+    let (pq, _q) = qweight.device_ptr(&stream);
+    let buffers =
+        Int4LinearBuffers { m, x_len: m * k, x_address: px, qweight_address: pq, bias_len: Some(n), y_len: m * n };
+    let plan = int4_linear::plan::<bf16>(&weights.shape(), &buffers, &device)?.expect("a plan");
+    let split = plan.split_k.ok_or_else(|| format!("the plan does not split K: {plan:?}"))?;
+    let mut partials = stream.alloc_zeros::<f32>(split.workspace_len)?;
+    let (gemm, reduce) = (module.load_function(plan.launch.kernel)?, module.load_function(split.reduce.kernel)?);
+    {
+        let ((ps, _s), (pb, _b)) = (dscales.device_ptr(&stream), dbias.device_ptr(&stream));
+        let (pp, _p) = partials.device_ptr_mut(&stream);
+        let (py, _y) = y.device_ptr_mut(&stream);
+        let no_zeros = 0u64;
+        let dims = [m as u32, n as u32, k as u32, group_size as u32];
+        let mut builder = stream.launch_builder(&gemm);
+        builder.arg(&px).arg(&pq).arg(&ps).arg(&no_zeros).arg(&pp);
+        builder.arg(&dims[0]).arg(&dims[1]).arg(&dims[2]).arg(&dims[3]);
+        // SAFETY: SplitK's first argument list; the plan checked the shapes,
+        // and partials holds workspace_len f32.
+        unsafe { builder.launch(config(&plan.launch))? };
+        let mut builder = stream.launch_builder(&reduce);
+        builder.arg(&pp).arg(&pb).arg(&py).arg(&dims[0]).arg(&dims[1]).arg(&split.splits);
+        // SAFETY: SplitK's reduction argument list; y holds m * n bf16.
+        unsafe { builder.launch(config(&split.reduce))? };
+    }
+    let got: Vec<f32> = stream.clone_dtoh(&y)?.into_iter().map(|bits| bf16::from_bits(bits).to_f32()).collect();
+    let error = relative_l2_error(&got, &expected);
+    ensure(error <= 1e-2, || format!("{} slices: relative error {error:e}", split.splits))
 }
 
 /// A launch shape no plan chooses: 3 blocks of 96 threads, so both versions
@@ -161,6 +211,7 @@ fn main() {
     run(vec![
         gpu_test("gpu::add_mul_exp_through_cudarc", add_mul_exp_through_cudarc),
         gpu_test("gpu::int4_linear_through_cudarc", int4_linear_through_cudarc),
+        gpu_test("gpu::int4_linear_split_k_through_cudarc", int4_linear_split_k_through_cudarc),
         gpu_test("gpu::any_launch_shape_through_cudarc", any_launch_shape_through_cudarc),
     ]);
 }

@@ -56,7 +56,7 @@ pub trait Activation: Float + DeviceCopy + bytemuck::Pod {
         layer: &DeviceInt4Linear,
         y: &mut DeviceSlice<Self>,
     ) -> Result<(), Error> {
-        kernels.int4_linear_version(linear_version(variant, m, layer.shape().n), x, m, layer, y, kernels.stream())
+        kernels.int4_linear_version(linear_version(variant), x, m, layer, y, kernels.stream())
     }
 }
 
@@ -72,12 +72,12 @@ fn elementwise_launch(variant: Variant<u32>) -> Result<ElementwiseLaunch, Error>
 }
 
 /// The int4 version with the variant's block, for the versions whose block
-/// is a launch choice (3 to 6: whole warps), or without one the library's
-/// choice for the shape (`Int4LinearVersion::tuned`); the others keep theirs.
-fn linear_version(variant: Variant<Int4LinearVersion>, m: usize, n: usize) -> Int4LinearVersion {
+/// is a launch choice (3 to 6: whole warps); the others, and a variant
+/// without a block, keep the launch choice [`linear_versions`] gave them.
+fn linear_version(variant: Variant<Int4LinearVersion>) -> Int4LinearVersion {
     match (variant.version.warps(), variant.block) {
         (Some(_), Some(threads)) => variant.version.with_warps(threads / 32),
-        _ => variant.version.tuned(m, n),
+        _ => variant.version,
     }
 }
 
@@ -104,19 +104,31 @@ pub fn elementwise_case(op: Op, elements: usize, variant: Variant<u32>, device: 
 pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
     match (variant.version, variant.block) {
         (_, None) => true,
-        (Int4LinearVersion::V7, Some(threads)) => threads == v7::BLOCK_THREADS,
+        (Int4LinearVersion::V7 { .. }, Some(threads)) => threads == v7::BLOCK_THREADS,
         (version, Some(threads)) => version.warps().is_some() && threads <= 32 * MAX_WARPS,
     }
 }
 
-/// The int4 versions that take activations of `dtype`.
-pub fn linear_versions(dtype: Dtype) -> Vec<Int4LinearVersion> {
+/// The int4 versions that take activations of `dtype`, each with the
+/// library's launch choice for the shape on `device`
+/// (`Int4LinearVersion::tuned`: warps, split of `K`); where that splits `K`
+/// (version 7), version 7 unsplit too, to compare.
+pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) -> Vec<Int4LinearVersion> {
     let supported = |version: &Int4LinearVersion| match dtype {
         Dtype::F32 => version.supports::<f32>(),
         Dtype::F16 => version.supports::<f16>(),
         Dtype::Bf16 => version.supports::<bf16>(),
     };
-    LINEAR_VERSIONS.iter().copied().filter(supported).collect()
+    let LinearShape { m, n, k, .. } = shape;
+    let mut versions = Vec::new();
+    for &version in LINEAR_VERSIONS.iter().filter(|v| supported(v)) {
+        let tuned = version.tuned(m, n, k, device);
+        if tuned.split_k().is_some_and(|splits| splits > 1) {
+            versions.push(version);
+        }
+        versions.push(tuned);
+    }
+    versions
 }
 
 /// The case of one int4 linear launch, named as the library plans it.
@@ -125,23 +137,26 @@ pub fn linear_case(shape: LinearShape, variant: Variant<Int4LinearVersion>) -> c
     // Lengths as the shape wants them; address 0 is aligned.
     let buffers =
         Int4LinearBuffers { m, x_len: m * k, x_address: 0, qweight_address: 0, bias_len: Some(n), y_len: m * n };
-    let (weights, version) = (shape.weights()?, linear_version(variant, m, n));
-    let launch = match variant.dtype {
+    let (weights, version) = (shape.weights()?, linear_version(variant));
+    let plan = match variant.dtype {
         Dtype::F32 => int4_linear::plan_version::<f32>(&weights, &buffers, version),
         Dtype::F16 => int4_linear::plan_version::<f16>(&weights, &buffers, version),
         Dtype::Bf16 => int4_linear::plan_version::<bf16>(&weights, &buffers, version),
     }?;
-    let launch = launch.ok_or("a linear case needs m, n > 0")?;
-    Ok(case(Op::Linear, launch, version_name(variant.version), variant.dtype, Size::Linear(shape)))
+    let plan = plan.ok_or("a linear case needs m, n > 0")?;
+    Ok(case(Op::Linear, plan.launch, version_name(version), variant.dtype, Size::Linear(shape)))
 }
 
 fn case(op: Op, launch: Launch, version: String, dtype: Dtype, size: Size) -> Case {
     Case { op, kernel: launch.kernel, version, dtype, block: Some(launch.config.block[0]), size }
 }
 
-/// `v1`, `v2`, ...
+/// `v1`, `v2`, ..., and `v7 split 4` where version 7 splits `K`.
 pub fn version_name(version: Int4LinearVersion) -> String {
-    format!("v{}", version.number())
+    match version.split_k() {
+        Some(splits) if splits > 1 => format!("v{} split {splits}", version.number()),
+        _ => format!("v{}", version.number()),
+    }
 }
 
 #[cfg(test)]
@@ -165,12 +180,31 @@ mod tests {
     fn sweeps_run_v7_once_at_its_block() {
         use crate::cases::Selection;
         let sweep = Selection { quick: false, sweep: true };
-        let mut variants = sweep.variants(Op::Linear, &[Int4LinearVersion::V7], Dtype::Bf16);
+        let mut variants = sweep.variants(Op::Linear, &[Int4LinearVersion::V7 { split_k: 1 }], Dtype::Bf16);
         variants.retain(linear_block_applies);
         assert_eq!(variants.len(), 1);
         let shape = LinearShape { m: 1024, n: 4096, k: 4096, group: 128, mode: Int4Mode::Symmetric };
         let case = linear_case(shape, variants[0]).unwrap();
         assert_eq!((case.kernel, case.block), ("int4_linear_v7_bf16", Some(256)));
+    }
+
+    #[test]
+    fn v7_runs_split_and_whole_where_the_library_splits() {
+        let names = |m| {
+            let shape = LinearShape { m, n: 4096, k: 4096, group: 128, mode: Int4Mode::Symmetric };
+            let versions = linear_versions(Dtype::F16, shape, &H100);
+            let v7 = versions.into_iter().filter(|v| v.number() == 7);
+            v7.map(|version| {
+                let case = linear_case(shape, Variant { version, block: None, dtype: Dtype::F16 }).unwrap();
+                (case.version, case.kernel)
+            })
+            .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(128),
+            [("v7".into(), "int4_linear_v7_f16"), ("v7 split 4".into(), "int4_linear_v7_split_k_f16")]
+        );
+        assert_eq!(names(1024), [("v7".into(), "int4_linear_v7_f16")]);
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub const EVERY_LINEAR_VARIANT_UP_TO_M: usize = 16;
 /// Whether the report times `version` at `m` rows of `mode` weights.
 pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion) -> bool {
     m <= EVERY_LINEAR_VARIANT_UP_TO_M
-        || (mode == Int4Mode::Symmetric && matches!(version, Int4LinearVersion::V6 { .. } | Int4LinearVersion::V7))
+        || (mode == Int4Mode::Symmetric && matches!(version, Int4LinearVersion::V6 { .. } | Int4LinearVersion::V7 { .. }))
 }
 
 /// Weights per quantization group.
@@ -129,13 +129,14 @@ mod tests {
 
     #[test]
     fn batches_time_what_the_library_picks() {
+        let h100 = quant_kernels::launch::DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
         for m in [128, 1024] {
-            for n in [4096, 28672] {
-                let chosen = Int4LinearVersion::best_for::<half::f16>(m, n);
+            for (n, k) in LINEAR_SHAPES {
+                let chosen = Int4LinearVersion::best_for::<half::f16>(m, n, k, &h100);
                 assert!(linear_variant_timed(m, Int4Mode::Symmetric, chosen), "{chosen:?} at m = {m}, n = {n}");
             }
         }
-        assert!(!linear_variant_timed(128, Int4Mode::Asymmetric, Int4LinearVersion::V7));
+        assert!(!linear_variant_timed(128, Int4Mode::Asymmetric, Int4LinearVersion::V7 { split_k: 1 }));
         assert!(!linear_variant_timed(1024, Int4Mode::Symmetric, Int4LinearVersion::V1));
         assert!(linear_variant_timed(16, Int4Mode::Asymmetric, Int4LinearVersion::V1));
     }

@@ -158,7 +158,8 @@ impl Runner<'_, '_> {
                     let mut per_m = Vec::new();
                     for &m in selection.linear_ms() {
                         let shape = LinearShape { m, n, k, group: LINEAR_GROUP, mode };
-                        let mut variants = selection.variants(Op::Linear, &api::linear_versions(dtype), dtype);
+                        let versions = api::linear_versions(dtype, shape, self.kernels.device());
+                        let mut variants = selection.variants(Op::Linear, &versions, dtype);
                         variants.retain(|v| api::linear_block_applies(v) && linear_variant_timed(m, mode, v.version));
                         let cases = self.cases(variants, |v| api::linear_case(shape, v))?;
                         if !cases.is_empty() {

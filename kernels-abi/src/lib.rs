@@ -83,6 +83,8 @@ pub mod int4 {
 pub mod int4_linear {
     /// The largest `gridDim.y`; the kernels loop over `m` beyond it.
     pub const MAX_GRID_Y: u32 = 65_535;
+    /// The largest `gridDim.z`: the most K slices of version 7's split-K.
+    pub const MAX_GRID_Z: u32 = 65_535;
 
     /// Version 1, `int4_linear_v1_m1_f32` and `int4_linear_v1_m4_f32`: a
     /// block of [`WARPS`](v1::WARPS) warps computes `ROWS_PER_BLOCK` outputs
@@ -210,6 +212,15 @@ pub mod int4_linear {
     /// the step's codes, `BLOCK_N` rows x 64 bytes, row `r` at `64 r`; then
     /// the activations, `BLOCK_M` rows x 256 bytes, 16-byte chunk `c` of row
     /// `r` at `CODE_BYTES_PER_STAGE + 256 r + 16 (c ^ swizzle(r, c))`.
+    ///
+    /// **Split-K** (`int4_linear_v7_split_k_{f16,bf16}`, then
+    /// `int4_linear_split_k_reduce_{f16,bf16}`): the same tiles with
+    /// `gridDim.z = splits`; block `(bx, by, bz)` sums slice `bz` of the
+    /// `ceil(K / STEP_K)` steps ([`slice_steps`](v7::slice_steps) a slice,
+    /// the last ones shorter or empty) into `partials[bz][m][n]` (f32), and
+    /// the reduction adds the slices and the bias into `y`. Slices start on
+    /// step boundaries, which are group boundaries (every group size
+    /// divides `STEP_K`).
     pub mod v7 {
         /// Weight rows (`n`) per block.
         pub const BLOCK_N: usize = 128;
@@ -244,11 +255,23 @@ pub mod int4_linear {
         pub const fn swizzle(row: usize, chunk: usize) -> usize {
             ((chunk >> 3) & 1) | ((row & 1) << 1)
         }
+        /// Steps of `K` in each slice of a split-K launch of `splits`
+        /// slices over `steps` steps: slice `z` takes steps `z s .. min((z +
+        /// 1) s, steps)` with `s = slice_steps(steps, splits)` (`splits >= 1`).
+        pub const fn slice_steps(steps: usize, splits: usize) -> usize {
+            steps.div_ceil(splits)
+        }
+        /// Threads per block of `int4_linear_split_k_reduce_*`, one output
+        /// column each: grid `(ceil(n / REDUCE_THREADS), min(m,
+        /// MAX_GRID_Y))`, rows past `gridDim.y` looped over.
+        pub const REDUCE_THREADS: u32 = 256;
         /// `Int4LinearVersion::best_for` picks version 7 for more
-        /// activation rows than this (f16 and bf16) ...
-        pub const ABOVE_M: usize = 32;
-        /// ... and where its grid has at least this many blocks (half the
-        /// H100's 132 multiprocessors, one block each).
-        pub const MIN_BLOCKS: usize = 64;
+        /// activation rows than this (f16 and bf16), splitting `K` where
+        /// its grid would leave multiprocessors idle.
+        pub const ABOVE_M: usize = 48;
+        /// The fewest steps a slice of a chosen split-K keeps: the ring
+        /// has `STAGES - 1` steps in flight, and a shorter slice would spend
+        /// most of its time filling it.
+        pub const MIN_SLICE_STEPS: usize = 4;
     }
 }

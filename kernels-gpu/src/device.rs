@@ -33,6 +33,13 @@ pub fn block_idx_y() -> u32 {
     unsafe { nvptx::_block_idx_y() as u32 }
 }
 
+/// `blockIdx.z`.
+#[inline(always)]
+pub fn block_idx_z() -> u32 {
+    // SAFETY: as above.
+    unsafe { nvptx::_block_idx_z() as u32 }
+}
+
 /// `blockDim.x`.
 #[inline(always)]
 pub fn block_dim_x() -> u32 {
@@ -52,6 +59,13 @@ pub fn grid_dim_x() -> u32 {
 pub fn grid_dim_y() -> u32 {
     // SAFETY: as above.
     unsafe { nvptx::_grid_dim_y() as u32 }
+}
+
+/// `gridDim.z`.
+#[inline(always)]
+pub fn grid_dim_z() -> u32 {
+    // SAFETY: as above.
+    unsafe { nvptx::_grid_dim_z() as u32 }
 }
 
 /// The calling thread's lane within its warp.

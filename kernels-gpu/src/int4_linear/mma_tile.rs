@@ -160,27 +160,29 @@ pub(super) fn mma_word<T: MmaHalf, const N_TILES: usize>(
     }
 }
 
-/// Where a block's outputs go and what is added to them.
+/// Where a layer's outputs go and what is added to them.
+#[derive(Clone, Copy)]
 pub(super) struct Epilogue<T> {
     pub bias: *const f32,
     pub y: *mut T,
     pub m: usize,
     pub n: usize,
-    pub first_row: usize,
-    pub first_m: usize,
 }
 
 impl<T: MmaHalf> Epilogue<T> {
     /// Adds the partial tiles of the block's `warps` warps through shared
     /// memory (`warps * N_TILES * 512` bytes, free for reuse on entry) and
-    /// stores the block's outputs with the bias, rounded to `T`. Every
-    /// thread of the block calls it; shared memory is free again on return.
+    /// stores the block's outputs, rows from `first_row` and activation rows
+    /// from `first_m`, with the bias, rounded to `T`. Every thread of the
+    /// block calls it; shared memory is free again on return.
     ///
     /// # Safety
     /// `y` holds `m x n` elements, `bias` is null or holds `n`.
     #[inline(always)]
     pub(super) unsafe fn store<const N_TILES: usize>(
         &self,
+        first_row: usize,
+        first_m: usize,
         acc: &[[f32; 4]; N_TILES],
         warp: usize,
         lane: usize,
@@ -199,8 +201,8 @@ impl<T: MmaHalf> Epilogue<T> {
         for i in Strided::block().over(N_TILES * 4 * 32) {
             let (register, owner) = (i / 32, i % 32);
             let (j, c) = (register / 4, register % 4);
-            let row = self.first_row + owner / 4 + 8 * (c / 2);
-            let activation_row = self.first_m + M_PER_TILE * j + 2 * (owner % 4) + c % 2;
+            let row = first_row + owner / 4 + 8 * (c / 2);
+            let activation_row = first_m + M_PER_TILE * j + 2 * (owner % 4) + c % 2;
             if row < self.n && activation_row < self.m {
                 let mut total = 0.0f32;
                 for w in 0..warps {

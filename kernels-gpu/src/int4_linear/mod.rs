@@ -5,7 +5,9 @@
 //! 2 (this file) take f32 activations and run on the CUDA cores; versions 3
 //! to 6 (`v3.rs` to `v6.rs`, GEMVs for small `M`) and 7 (`v7.rs`, a
 //! tiled GEMM for large `M`), sharing `mma_tile.rs`, take f16 or bf16 and
-//! run on the tensor cores.
+//! run on the tensor cores. Version 7 also splits `K` across blocks into an
+//! f32 workspace, which `split_k.rs` reduces into `y`: those two entry
+//! points take the arguments their files document.
 //!
 //! **Version 1** (shapes from `quant_kernels_abi::int4_linear::v1`): block
 //! `(bx, by)` computes outputs `n` in `bx * ROWS_PER_BLOCK ..` for the
@@ -44,11 +46,13 @@ use quant_kernels_abi::int4_linear::v1::{BATCH_M_TILE, BLOCK_THREADS, DECODE_M_T
 use quant_kernels_abi::int4_linear::v2;
 
 mod mma_tile;
+mod split_k;
 mod v3;
 mod v4;
 mod v5;
 mod v6;
 mod v7;
+pub use split_k::*;
 pub use v3::*;
 pub use v4::*;
 pub use v5::*;

@@ -129,8 +129,8 @@ unsafe fn linear_v4<T: MmaHalf, const N_TILES: usize>(
         }
         wait::<0>();
 
-        let epilogue = Epilogue { bias, y, m, n, first_row, first_m };
+        let epilogue = Epilogue { bias, y, m, n };
         // SAFETY: y holds m x n elements and bias n (or is null).
-        unsafe { epilogue.store::<N_TILES>(&acc, warp, lane, warps) };
+        unsafe { epilogue.store::<N_TILES>(first_row, first_m, &acc, warp, lane, warps) };
     }
 }

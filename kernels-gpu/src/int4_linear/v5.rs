@@ -312,9 +312,9 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
 
         for (row_tile, acc) in acc.iter().enumerate() {
             let first_row = position.first_row + ROWS_PER_TILE * row_tile;
-            let epilogue = Epilogue { bias, y, m, n, first_row, first_m };
+            let epilogue = Epilogue { bias, y, m, n };
             // SAFETY: y holds m x n elements and bias n (or is null).
-            unsafe { epilogue.store::<N_TILES>(acc, warp, position.lane, warps) };
+            unsafe { epilogue.store::<N_TILES>(first_row, first_m, acc, warp, position.lane, warps) };
         }
     }
 }

@@ -63,20 +63,37 @@
 //! rounded to `T`, bounds-checked (2-byte stores: 128 a thread and tile,
 //! against the K loop's ~700 instructions a step).
 //!
-//! Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M), MAX_GRID_Y))`
-//! (blocks loop over activation tiles past `gridDim.y`), exactly
-//! `BLOCK_THREADS` threads, `SHARED_BYTES` of dynamic shared memory.
+//! **Split-K.** Where the `ceil(n / 128) * ceil(m / 128)` tiles leave most
+//! multiprocessors idle (32 blocks for the H100's 132 at M <= 128, N =
+//! 4096), `int4_linear_v7_split_k_*` runs the same blocks `gridDim.z` times
+//! over: block `(bx, by, bz)` sums slice `bz` of the steps of `K`
+//! (`slice_steps(steps, gridDim.z)` steps from step `bz * slice_steps`:
+//! the pipeline above over fewer steps; the last slices may be shorter or
+//! empty, and an empty one stores zeros) and stores its f32 sums, without
+//! the bias, in `partials[bz][m][n]`. A slice starts on a step boundary,
+//! which is a group boundary (every group size divides `STEP_K`), so the
+//! group constants are read as they are without a split. The reduction
+//! (`split_k.rs`) then adds the slices in order, the bias, and rounds into
+//! `y`. Each partial has exactly one writer and is read by the next kernel
+//! on the stream: no atomics, no counters, and the same sums every run.
+//!
+//! Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M), MAX_GRID_Y),
+//! splits)` (blocks loop over activation tiles past `gridDim.y`; `splits`
+//! is 1 for `int4_linear_v7_*`, at most `MAX_GRID_Z` for the split-K
+//! entry points), exactly `BLOCK_THREADS` threads, `SHARED_BYTES` of
+//! dynamic shared memory.
 
 use super::GroupParams;
 use super::mma_tile::{Epilogue, RowParams, activation_tiles, entry_points, mma_word};
 use crate::async_copy::{commit, copy16, dynamic_shared_address, load_shared16, wait};
-use crate::device::{block_idx_x, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
+use crate::device::{block_idx_x, block_idx_z, grid_dim_z, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
 use crate::float::Bf16;
 use crate::mma::MmaHalf;
 use core::array::from_fn;
+use core::ops::Range;
 use quant_kernels_abi::int4_linear::v7::{
     BLOCK_M, BLOCK_N, BLOCK_THREADS, CODE_BYTES_PER_STAGE, SHARED_BYTES, STAGE_BYTES, STAGES, STEP_K, WARP_M, WARP_N,
-    WARPS_N, swizzle,
+    WARPS_N, slice_steps, swizzle,
 };
 
 entry_points! {
@@ -84,6 +101,15 @@ entry_points! {
     int4_linear_v7_f16: f16;
     int4_linear_v7_bf16: Bf16;
 }
+
+// The split-K entry points: `partials` (`[gridDim.z][m][n]` f32) in place of
+// `bias` and `y`.
+export_per_float!(
+    linear_v7_split_k (
+        x: *const T, qweight: *const u32, scales: *const u16, zeros: *const u8, partials: *mut f32,
+        m: u32, n: u32, k: u32, group_size: u32,
+    ) as int4_linear_v7_split_k_f16 for f16, int4_linear_v7_split_k_bf16 for Bf16
+);
 
 /// MMA A tiles (16 weight rows) per warp.
 const A_TILES: usize = WARP_N / 16;
@@ -95,7 +121,7 @@ const ACTIVATION_CHUNKS: usize = BLOCK_M * 16;
 const THREADS: usize = BLOCK_THREADS as usize;
 const _: () = assert!(CODE_CHUNKS % THREADS == 0 && ACTIVATION_CHUNKS % THREADS == 0 && STAGES >= 2);
 
-/// The body of both version 7 entry points.
+/// Version 7 over the whole of `K`, into `y` with the bias.
 ///
 /// # Safety
 /// As for the entry points, and the launch shape above (`blockDim.x ==
@@ -114,6 +140,68 @@ unsafe fn linear_v7<T: MmaHalf>(
     k: u32,
     group_size: u32,
 ) {
+    let epilogue = Epilogue { bias, y, m: m as usize, n: n as usize };
+    let steps = 0..(k as usize).div_ceil(STEP_K);
+    // SAFETY: y holds m x n elements and bias n (or is null), from the caller.
+    let store = |row, activation_row, sum| unsafe { epilogue.write(row, activation_row, sum) };
+    // SAFETY: forwarded from the caller.
+    unsafe { sum_tiles(x, qweight, scales, zeros, (m, n, k, group_size), steps, store) }
+}
+
+/// Split-K: block `(bx, by, bz)` sums slice `bz` of the steps of `K` into
+/// `partials[bz]`, f32, without the bias (see the module documentation).
+///
+/// # Safety
+/// As for [`linear_v7`], with `partials` holding `gridDim.z * m * n` f32.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn linear_v7_split_k<T: MmaHalf>(
+    x: *const T,
+    qweight: *const u32,
+    scales: *const u16,
+    zeros: *const u8,
+    partials: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+    group_size: u32,
+) {
+    let (activation_rows, rows, slice) = (m as usize, n as usize, block_idx_z() as usize);
+    let steps = (k as usize).div_ceil(STEP_K);
+    let per_slice = slice_steps(steps, grid_dim_z() as usize);
+    let first_step = (slice * per_slice).min(steps);
+    let this_slice = first_step..(first_step + per_slice).min(steps);
+    // SAFETY: slice < gridDim.z, so the slice's m x n floats are inside partials.
+    let partials = unsafe { partials.add(slice * activation_rows * rows) };
+    let store = |row: usize, activation_row: usize, sum: f32| {
+        if row < rows && activation_row < activation_rows {
+            // SAFETY: inside the slice's m x n floats.
+            unsafe { *partials.add(activation_row * rows + row) = sum };
+        }
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { sum_tiles(x, qweight, scales, zeros, (m, n, k, group_size), this_slice, store) }
+}
+
+/// The body of every version 7 entry point: each of the block's output
+/// tiles summed over `steps` (steps of `STEP_K` columns, within
+/// `0..ceil(k / STEP_K)`), each sum handed to `store(row, activation_row,
+/// sum)`, which must ignore outputs past `n` or `m` (tiles overhang both).
+///
+/// # Safety
+/// As for the entry points (`x`, the weights, `m`, `n`, `k` and
+/// `group_size`), and the launch shape above (`blockDim.x ==
+/// BLOCK_THREADS`: each thread's share of the copies assumes it).
+#[inline(always)]
+unsafe fn sum_tiles<T: MmaHalf>(
+    x: *const T,
+    qweight: *const u32,
+    scales: *const u16,
+    zeros: *const u8,
+    (m, n, k, group_size): (u32, u32, u32, u32),
+    steps: Range<usize>,
+    store: impl Fn(usize, usize, f32),
+) {
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let groups = GroupParams::new(scales, zeros, k, group_size);
     let (thread, warp, lane) = (thread_idx_x() as usize, warp_id() as usize, lane_id() as usize);
@@ -126,7 +214,7 @@ unsafe fn linear_v7<T: MmaHalf>(
     let rows: [[usize; 2]; A_TILES] =
         from_fn(|i| from_fn(|h| (first_row + warp_rows + 16 * i + g + 8 * h).min(n - 1)));
     let chunks_per_row = k / 32; // 16-byte chunks of codes, 32 columns each
-    let steps = k.div_ceil(STEP_K);
+    let Range { start: first_step, end: end_step } = steps;
     let ring = dynamic_shared_address();
     // The stage after `stage` in the ring (no division by STAGES).
     let next_stage = |stage: u32| {
@@ -153,10 +241,11 @@ unsafe fn linear_v7<T: MmaHalf>(
     let lane_swizzle = swizzle(warp_activation_rows + g, 4 * t) as u32;
 
     for first_m in activation_tiles(m, BLOCK_M) {
-        // Copies step `i` into `stage` (none past the last step), then
-        // commits a group either way, so that group `i` always holds step `i`.
+        // Copies step `i` into `stage` (none past the slice's last step),
+        // then commits a group either way, so that the `j`-th group holds
+        // the slice's `j`-th step.
         let issue = |i: usize, stage: u32| {
-            if i < steps {
+            if i < end_step {
                 let c = 4 * i + code_chunk;
                 for p in 0..CODE_CHUNKS / THREADS {
                     let row = first_row + code_row + 64 * p;
@@ -192,7 +281,7 @@ unsafe fn linear_v7<T: MmaHalf>(
             let col = if c < chunks_per_row { 32 * c } else { 0 };
             // The rows' offsets into scales and zeros are computed here, in
             // the loop: hoisted, they would hold 8 more 64-bit registers.
-            // SAFETY: rows[a][h] < n; col < k, or 0 (k > 0: called for steps < ceil(k / 128)).
+            // SAFETY: rows[a][h] < n; col < k, or 0 (k > 0: called for steps in 0..ceil(k / 128)).
             from_fn(|a| unsafe { RowParams::of_rows::<T>(&groups, rows[a].map(in_place), col) })
         };
 
@@ -200,15 +289,16 @@ unsafe fn linear_v7<T: MmaHalf>(
         // Step i is read from `read_stage`; step i + STAGES - 1 is written to `write_stage`.
         let (mut read_stage, mut write_stage) = (ring, ring);
         for i in 0..STAGES - 1 {
-            issue(i, write_stage);
+            issue(first_step + i, write_stage);
             write_stage = next_stage(write_stage);
         }
-        // Loaded a step ahead: a step's compute covers their latency. (k == 0
-        // leaves no group to read.)
-        let mut next_params = if steps > 0 { params_of(0) } else { [[RowParams::default(); 2]; A_TILES] };
-        for i in 0..steps {
+        // Loaded a step ahead: a step's compute covers their latency. (An
+        // empty slice, or k == 0, leaves no group to read.)
+        let mut next_params =
+            if first_step < end_step { params_of(first_step) } else { [[RowParams::default(); 2]; A_TILES] };
+        for i in first_step..end_step {
             let params = next_params;
-            next_params = params_of((i + 1).min(steps - 1));
+            next_params = params_of((i + 1).min(end_step - 1));
             wait::<{ STAGES as u32 - 2 }>();
             // Every thread's copies of step i are in, and every warp is done
             // with step i - 1, whose stage the next copies overwrite.
@@ -237,14 +327,12 @@ unsafe fn linear_v7<T: MmaHalf>(
         // The next tile's copies overwrite the stages every warp reads.
         sync_threads();
 
-        let epilogue = Epilogue { bias, y, m, n, first_row, first_m };
         for (a, tiles) in acc.iter().enumerate() {
             for (j, tile) in tiles.iter().enumerate() {
                 for (c, &value) in tile.iter().enumerate() {
                     let row = first_row + warp_rows + 16 * a + g + 8 * (c / 2);
                     let activation_row = first_m + warp_activation_rows + 8 * j + 2 * t + c % 2;
-                    // SAFETY: y holds m x n elements and bias n (or is null).
-                    unsafe { epilogue.write(row, activation_row, value) };
+                    store(row, activation_row, value);
                 }
             }
         }
