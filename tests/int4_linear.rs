@@ -512,8 +512,14 @@ fn split_k_workspace_in_graphs_and_streams(kernels: &Kernels, rng: &mut Rng) -> 
         ensure(error <= BOUNDS.bf16, || format!("{what}, inputs {s}: relative error {error:e}"))
     };
 
-    let stream = kernels.stream();
+    // A stream of this test's own: other test threads launch on the
+    // library's stream, and work they put there during the capture would
+    // be captured too (or fail).
+    let own = Stream::new(StreamFlags::NON_BLOCKING, None)?;
+    let stream = &own;
     let mut ys = [poisoned::<bf16>(kernels, m * n), poisoned::<bf16>(kernels, m * n)];
+    // The poison is written on the legacy stream, which `own` does not wait for.
+    CurrentContext::synchronize()?;
     let graph = kernels.capture(stream, || {
         let [y0, y1] = &mut ys;
         kernels.int4_linear_version(version, &dx[0], m, &layer, y0, stream)?;
@@ -524,15 +530,16 @@ fn split_k_workspace_in_graphs_and_streams(kernels: &Kernels, rng: &mut Rng) -> 
     ensure(untouched, || "capturing ran the launches".into())?;
     for _ in 0..2 {
         // SAFETY: the buffers outlive the graph; the host reads them only
-        // after `download` synchronizes the stream.
+        // after synchronizing the stream.
         unsafe { graph.launch(stream)? };
     }
+    own.synchronize()?;
     for (s, y) in ys.iter().enumerate() {
         check(y, s, "graph")?;
     }
 
     let other = Stream::new(StreamFlags::NON_BLOCKING, None)?;
-    let streams = [stream, &other];
+    let streams = [kernels.stream(), &other];
     let mut ys = [poisoned::<bf16>(kernels, m * n), poisoned::<bf16>(kernels, m * n)];
     // The poison is written on the legacy stream, which `other` does not wait for.
     CurrentContext::synchronize()?;

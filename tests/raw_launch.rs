@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{CudaContext, CudaModule, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
 use quant_kernels::check::{Rng, relative_error, relative_l2_error};
@@ -132,6 +132,10 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
     let split = plan.split_k.ok_or_else(|| format!("the plan does not split K: {plan:?}"))?;
     let mut partials = stream.alloc_zeros::<f32>(split.workspace_len)?;
     let (gemm, reduce) = (module.load_function(plan.launch.kernel)?, module.load_function(split.reduce.kernel)?);
+    // Past 48 KB of dynamic shared memory a kernel must opt in (the library's
+    // Kernels does this for every kernel when it loads the module).
+    let shared = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
+    gemm.set_attribute(shared, plan.launch.config.shared_mem_bytes as i32)?;
     {
         let ((ps, _s), (pb, _b)) = (dscales.device_ptr(&stream), dbias.device_ptr(&stream));
         let (pp, _p) = partials.device_ptr_mut(&stream);

@@ -40,7 +40,8 @@ pub const EVERY_LINEAR_VARIANT_UP_TO_M: usize = 16;
 /// Whether the report times `version` at `m` rows of `mode` weights.
 pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion) -> bool {
     m <= EVERY_LINEAR_VARIANT_UP_TO_M
-        || (mode == Int4Mode::Symmetric && matches!(version, Int4LinearVersion::V6 { .. } | Int4LinearVersion::V7 { .. }))
+        || (mode == Int4Mode::Symmetric
+            && matches!(version, Int4LinearVersion::V6 { .. } | Int4LinearVersion::V7 { .. }))
 }
 
 /// Weights per quantization group.
