@@ -22,7 +22,7 @@ Options:
                   no timing), check the result and exit: for profilers
   --sweep         also sweep the block size, where a launch takes one
   --quick         fewer cases: 3 elementwise sizes, 2 linear shapes,
-                  M = 1 and 16, symmetric weights only
+                  M = 1, 16 and 128, symmetric weights only
   --seed S        draw the inputs from seed S (default: fresh, printed)
 
 Without a CUDA device the bench runs the CPU reference instead (set
