@@ -25,10 +25,6 @@ pub enum Error {
     InvalidBlockThreads { threads: u32, max: u32 },
     /// A split of `K` into no slices, or into more than a grid holds.
     InvalidSplitK { split_k: u32, max: u32 },
-    /// A grid of no blocks, or of more than it holds.
-    InvalidGridBlocks { blocks: u32, max: u32 },
-    /// A kernel version that needs a newer device than this one.
-    NeedsNewerDevice { kernel: &'static str, version: u32, needs: (u32, u32), compute_capability: (u32, u32) },
     /// A dimension or product of dimensions beyond what the kernel indexes.
     TooLarge { what: &'static str, value: u128, limit: u128 },
     /// A kernel (version) that has no entry point for this element type.
@@ -78,20 +74,6 @@ impl fmt::Display for Error {
             }
             Error::InvalidSplitK { split_k, max } => {
                 write!(f, "a split of K into {split_k} slices: it must be from 1 to {max}")
-            }
-            Error::InvalidGridBlocks { blocks, max } => {
-                write!(f, "a grid of {blocks} blocks: it must be from 1 to {max}")
-            }
-            Error::NeedsNewerDevice {
-                kernel,
-                version,
-                needs: (major, minor),
-                compute_capability: (d_major, d_minor),
-            } => {
-                write!(
-                    f,
-                    "{kernel} version {version} needs compute capability {major}.{minor} or newer; the device has {d_major}.{d_minor}"
-                )
             }
             Error::TooLarge { what, value, limit } => write!(f, "{what} = {value} exceeds {limit}"),
             Error::UnsupportedType { kernel, version, dtype } => {

@@ -27,7 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_X, MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v9};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -78,20 +78,6 @@ pub const V6_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
     ],
 ];
 
-/// Version 9's entry points, indexed as [`V5_KERNELS`] (sm_90 only).
-pub const V9_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
-    [
-        PerFloat { f32: None, f16: Some("int4_linear_v9_m8_g32_f16"), bf16: Some("int4_linear_v9_m8_g32_bf16") },
-        PerFloat { f32: None, f16: Some("int4_linear_v9_m8_g64_f16"), bf16: Some("int4_linear_v9_m8_g64_bf16") },
-        PerFloat { f32: None, f16: Some("int4_linear_v9_m8_g128_f16"), bf16: Some("int4_linear_v9_m8_g128_bf16") },
-    ],
-    [
-        PerFloat { f32: None, f16: Some("int4_linear_v9_m16_g32_f16"), bf16: Some("int4_linear_v9_m16_g32_bf16") },
-        PerFloat { f32: None, f16: Some("int4_linear_v9_m16_g64_f16"), bf16: Some("int4_linear_v9_m16_g64_bf16") },
-        PerFloat { f32: None, f16: Some("int4_linear_v9_m16_g128_f16"), bf16: Some("int4_linear_v9_m16_g128_bf16") },
-    ],
-];
-
 /// Version 7's entry points (a tiled GEMM for large `m`).
 pub const V7_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v7_f16"), bf16: Some("int4_linear_v7_bf16") };
@@ -105,9 +91,7 @@ pub const SPLIT_K_REDUCE_KERNELS: PerFloat<Option<&str>> =
 
 /// The kernel versions, simplest first; docs/PERF.md has each one's design
 /// and measured times. Every version accepts every shape; versions 1 and 2
-/// take f32 activations, versions 3 to 9 f16 and bf16. Version 9 runs on
-/// compute capability 9.0 and newer ([`runs_on`](Self::runs_on)); version 8
-/// was measured and removed (docs/PERF.md, run 10).
+/// take f32 activations, versions 3 to 7 f16 and bf16.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Int4LinearVersion {
     /// A block's warps split `K` for 4 rows; `m` in tiles of 1 (m = 1) or 4.
@@ -135,16 +119,11 @@ pub enum Int4LinearVersion {
     /// slice into an f32 workspace and add the slices in a second launch
     /// ([`SplitK`]), for grids too small to fill the GPU ([`v7_split_k`]).
     V7 { split_k: u32 },
-    /// Version 5's arithmetic with the codes brought into shared memory by
-    /// bulk copies (sm_90), up to 16 units of 16 rows x 1024 columns in
-    /// flight a block; `blocks` blocks (one per multiprocessor is the
-    /// library's choice) each own an equal share of whole 16-row tiles.
-    V9 { blocks: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 7] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -152,7 +131,6 @@ impl Int4LinearVersion {
         Self::V5 { warps: v3::DEFAULT_WARPS },
         Self::V6 { warps: v3::DEFAULT_WARPS },
         Self::V7 { split_k: 1 },
-        Self::V9 { blocks: v9::DEFAULT_BLOCKS },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -179,8 +157,7 @@ impl Int4LinearVersion {
     /// This version with the launch choice that suits `m` activation rows
     /// and `n x k` weights on `device`: the warps per block of versions 3
     /// to 6, the split of `K` of version 7 ([`v7_split_k`]); versions 1 and
-    /// 2 have none and are returned as they are; version 9 takes one block
-    /// per multiprocessor.
+    /// 2 have none and are returned as they are.
     ///
     /// Versions 3 to 6: the block's warps split `K`, so fewer warps a block
     /// means more blocks and longer runs of `K` per warp. The H100's sweep
@@ -188,10 +165,8 @@ impl Int4LinearVersion {
     /// the grid: the largest power of two at most `2048 / blocks` (`blocks =
     /// n / rows_per_block`), from 2 (4 past one MMA tile of activation rows) to 8.
     pub fn tuned(self, m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
-        match self {
-            Self::V7 { .. } => return Self::V7 { split_k: v7_split_k(m, n, k, device) },
-            Self::V9 { .. } => return Self::V9 { blocks: 2 * device.multiprocessors.max(1) },
-            _ => {}
+        if let Self::V7 { .. } = self {
+            return Self::V7 { split_k: v7_split_k(m, n, k, device) };
         }
         let fewest = if m <= v3::M_PER_TILE { 2 } else { 4 };
         let share = (2048 / n.div_ceil(self.rows_per_block()).max(1)).max(1);
@@ -199,13 +174,12 @@ impl Int4LinearVersion {
         self.with_warps(warps)
     }
 
-    /// Output features (`n`) per block (version 9: per tile; a block takes
-    /// an equal share of the tiles).
+    /// Output features (`n`) per block.
     pub fn rows_per_block(self) -> usize {
         match self {
             Self::V1 => v1::ROWS_PER_BLOCK,
             Self::V2 => v2::ROWS_PER_BLOCK,
-            Self::V3 { .. } | Self::V4 { .. } | Self::V5 { .. } | Self::V9 { .. } => v3::ROWS_PER_BLOCK,
+            Self::V3 { .. } | Self::V4 { .. } | Self::V5 { .. } => v3::ROWS_PER_BLOCK,
             Self::V6 { .. } => v6::ROWS_PER_BLOCK,
             Self::V7 { .. } => v7::BLOCK_N,
         }
@@ -215,7 +189,7 @@ impl Int4LinearVersion {
     /// (3 to 6).
     pub fn warps(self) -> Option<u32> {
         match self {
-            Self::V1 | Self::V2 | Self::V7 { .. } | Self::V9 { .. } => None,
+            Self::V1 | Self::V2 | Self::V7 { .. } => None,
             Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } => Some(warps),
         }
     }
@@ -240,7 +214,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// 1 to 7, and 9.
+    /// 1 to 7.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -250,14 +224,7 @@ impl Int4LinearVersion {
             Self::V5 { .. } => 5,
             Self::V6 { .. } => 6,
             Self::V7 { .. } => 7,
-            Self::V9 { .. } => 9,
         }
-    }
-
-    /// Whether this version runs on `device` (version 9 needs compute
-    /// capability 9.0: the PTX of older targets has its entry points trap).
-    pub fn runs_on(self, device: &DeviceInfo) -> bool {
-        !matches!(self, Self::V9 { .. }) || device.compute_capability >= v9::MIN_COMPUTE_CAPABILITY
     }
 
     /// Whether this version takes activations of type `T`.
@@ -281,7 +248,6 @@ impl Int4LinearVersion {
             Self::V4 { .. } => V4_M8_KERNELS,
             Self::V5 { .. } => V5_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
             Self::V6 { .. } => V6_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
-            Self::V9 { .. } => V9_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
             Self::V7 { split_k } if split_k > 1 => V7_SPLIT_K_KERNELS,
             Self::V7 { .. } => V7_KERNELS,
         };
@@ -455,13 +421,6 @@ pub fn plan_version<T: Float>(
             }
             (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES)
         }
-        Int4LinearVersion::V9 { blocks } => {
-            if !(1..=MAX_GRID_X).contains(&blocks) {
-                return Err(Error::InvalidGridBlocks { blocks, max: MAX_GRID_X });
-            }
-            let n_tiles = if m <= v3::M_PER_TILE { v3::N_TILES[0] } else { v3::N_TILES[1] };
-            (v3::M_PER_TILE * n_tiles, v9::BLOCK_THREADS, v9::SHARED_BYTES)
-        }
         Int4LinearVersion::V3 { warps }
         | Int4LinearVersion::V4 { warps }
         | Int4LinearVersion::V5 { warps }
@@ -480,16 +439,11 @@ pub fn plan_version<T: Float>(
         }
     };
     let splits = version.split_k().unwrap_or(1);
-    let tiles = shape.n.div_ceil(version.rows_per_block());
-    // Version 9 loops over its tiles and every tile of activation rows.
-    let (blocks, m_tiles) = match version {
-        Int4LinearVersion::V9 { blocks } => (v9::blocks(tiles, blocks as usize), 1),
-        _ => (tiles, m.div_ceil(m_tile).min(MAX_GRID_Y as usize)),
-    };
+    let m_tiles = m.div_ceil(m_tile).min(MAX_GRID_Y as usize);
     let launch = Launch {
         kernel,
         config: LaunchConfig {
-            grid: [blocks as u32, m_tiles as u32, splits],
+            grid: [shape.n.div_ceil(version.rows_per_block()) as u32, m_tiles as u32, splits],
             block: [block_threads, 1, 1],
             shared_mem_bytes,
         },
@@ -513,7 +467,7 @@ pub fn plan_version<T: Float>(
 
 #[cfg(feature = "cuda")]
 mod cuda {
-    use super::{Int4LinearBuffers, Int4LinearVersion, plan_version, v9};
+    use super::{Int4LinearBuffers, Int4LinearVersion, plan_version};
     use crate::int4_weights::{Int4Mode, Int4Shape, Int4Weights};
     use crate::kernels::{address, arg};
     use crate::{Error, Float, Kernels};
@@ -626,14 +580,6 @@ mod cuda {
                 y_len: y.len(),
             };
             let Some(plan) = plan_version::<T>(&shape, &buffers, version)? else { return Ok(()) };
-            if !version.runs_on(self.device()) {
-                return Err(Error::NeedsNewerDevice {
-                    kernel: "int4_linear",
-                    version: version.number(),
-                    needs: v9::MIN_COMPUTE_CAPABILITY,
-                    compute_capability: self.device().compute_capability,
-                });
-            }
             let (x, y) = (address(x), address(y));
             let (qweight, scales) = (address(&layer.qweight), address(&layer.scales));
             let zeros = layer.zeros.as_ref().map_or(0, |z| address(z));

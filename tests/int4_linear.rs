@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v9};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -33,9 +33,6 @@ const H100: DeviceInfo = DeviceInfo { compute_capability: (9, 0), multiprocessor
 /// A forced split of `K` every GPU test runs version 7 with, besides the
 /// versions' defaults: uneven slices, and empty ones where `K` is short.
 const SPLIT: u32 = 3;
-/// A grid every GPU test runs version 9 with, besides one block per
-/// multiprocessor: many tiles a block, the last block's share shorter.
-const V9_FEW_BLOCKS: u32 = 5;
 
 /// The one launch of a plan that does not split `K`.
 fn only_launch(plan: Result<Option<Int4LinearPlan>, Error>) -> Result<Launch, Failed> {
@@ -287,11 +284,9 @@ fn tensor_core_versions(warps: u32) -> impl Iterator<Item = Int4LinearVersion> {
     Int4LinearVersion::ALL.into_iter().filter(|v| v.warps().is_some()).map(move |v| v.with_warps(warps))
 }
 
-/// Every version with its default launch, version 7 split [`SPLIT`] ways,
-/// and version 9 in [`V9_FEW_BLOCKS`] blocks.
+/// Every version with its default launch, and version 7 split [`SPLIT`] ways.
 fn versions_under_test() -> Vec<Int4LinearVersion> {
-    let forced = [Int4LinearVersion::V7 { split_k: SPLIT }, Int4LinearVersion::V9 { blocks: V9_FEW_BLOCKS }];
-    Int4LinearVersion::ALL.into_iter().chain(forced).collect()
+    Int4LinearVersion::ALL.into_iter().chain([Int4LinearVersion::V7 { split_k: SPLIT }]).collect()
 }
 
 /// Quantizes random weights, runs `versions` in every activation type they
@@ -338,7 +333,7 @@ fn check_versions<T: TestFloat>(
     let expected = reference::int4_linear(&T::to_f32_vec(&x), m, weights, bias)?;
     let mass = scaled_activation_mass(weights, &T::to_f32_vec(&x), m);
     let dx = kernels.upload(&x)?;
-    for &version in versions.iter().filter(|v| v.supports::<T>() && v.runs_on(kernels.device())) {
+    for &version in versions.iter().filter(|v| v.supports::<T>()) {
         let guard = 64;
         let y = poisoned::<T>(kernels, m * n + guard);
         kernels.int4_linear_version(version, &dx, m, layer, &mut y.index(0..m * n), kernels.stream())?;
@@ -578,8 +573,7 @@ fn empty_k_gives_bias(kernels: &Kernels, rng: &mut Rng) -> TestResult {
         // The tensor-core versions (bf16): the bias rounded to bf16, or 0
         // (version 7 split: every slice empty).
         let x = kernels.alloc::<bf16>(0)?;
-        for version in versions_under_test().into_iter().filter(|v| v.supports::<bf16>() && v.runs_on(kernels.device()))
-        {
+        for version in versions_under_test().into_iter().filter(|v| v.supports::<bf16>()) {
             let mut y = poisoned::<bf16>(kernels, m * n);
             kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
             let got = download(kernels, &y);
@@ -669,48 +663,10 @@ fn device_unpacking_is_exact(rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Version 9's grid: an equal share of whole 16-row tiles a block, no
-/// empty block; its shared memory within the H100's; refused before sm_90.
-fn plans_v9(_: &mut Rng) -> TestResult {
-    use Int4LinearVersion::V9;
-    for (n, blocks, grid) in
-        [(11008, 132, 115), (4096, 132, 128), (28672, 132, 128), (1, 132, 1), (1031, 5, 5), (48, 5, 3)]
-    {
-        let shape = Int4Shape::new(n, 256, 128, Int4Mode::Symmetric)?;
-        for (m, kernel) in [(1, "int4_linear_v9_m8_g128_bf16"), (9, "int4_linear_v9_m16_g128_bf16")] {
-            let launch =
-                only_launch(int4_linear::plan_version::<bf16>(&shape, &buffers(m, &shape, false), V9 { blocks }))?;
-            ensure(
-                launch.kernel == kernel
-                    && launch.config.grid == [grid, 1, 1]
-                    && launch.config.block == [v9::BLOCK_THREADS, 1, 1]
-                    && launch.config.shared_mem_bytes == v9::SHARED_BYTES,
-                || format!("n = {n}, {blocks} blocks, m = {m}: {launch:?}"),
-            )?;
-        }
-    }
-    ensure(v9::SHARED_BYTES <= 227 * 1024, || format!("v9 needs {} bytes of shared memory", v9::SHARED_BYTES))?;
-    let shape = Int4Shape::new(64, 256, 64, Int4Mode::Asymmetric)?;
-    expect_error(
-        int4_linear::plan_version::<f16>(&shape, &buffers(1, &shape, false), V9 { blocks: 0 }),
-        Error::InvalidGridBlocks { blocks: 0, max: i32::MAX as u32 },
-    )?;
-    expect_error(
-        int4_linear::plan_version::<f32>(&shape, &buffers(1, &shape, false), V9 { blocks: 1 }),
-        Error::UnsupportedType { kernel: "int4_linear", version: 9, dtype: "f32" },
-    )?;
-    let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
-    ensure(!V9 { blocks: 1 }.runs_on(&a100) && V9 { blocks: 1 }.runs_on(&H100), || "runs_on".into())?;
-    ensure(Int4LinearVersion::V5 { warps: 8 }.runs_on(&a100), || "v5 on an A100".into())?;
-    let tuned = V9 { blocks: 1 }.tuned(1, 4096, 4096, &a100);
-    ensure(tuned == V9 { blocks: 216 }, || format!("two blocks per multiprocessor: {tuned:?}"))
-}
-
 fn main() {
     run(vec![
         cpu_test("cpu::plans_check_shapes", plans_check_shapes),
         cpu_test("cpu::plans_split_k", plans_split_k),
-        cpu_test("cpu::plans_v9", plans_v9),
         cpu_test("cpu::device_unpacking_is_exact", device_unpacking_is_exact),
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),

@@ -7,7 +7,7 @@
 use crate::cases::LINEAR_VERSIONS;
 use crate::model::{Case, Dtype, LinearShape, Op, Size};
 use quant_kernels::abi::int4_linear::v3::MAX_WARPS;
-use quant_kernels::abi::int4_linear::{v7, v9};
+use quant_kernels::abi::int4_linear::v7;
 use quant_kernels::cust::memory::{DeviceCopy, DeviceSlice};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{self, DeviceInt4Linear, Int4LinearBuffers, Int4LinearVersion};
@@ -99,18 +99,17 @@ pub fn elementwise_case(op: Op, elements: usize, variant: Variant<u32>, device: 
 }
 
 /// Whether a sweep's block size applies to the variant's version (3 to 6,
-/// up to their largest block; versions 7 and 9 at their fixed blocks, so
-/// that a sweep runs them once).
+/// up to their largest block; version 7 at its fixed block, so that a
+/// sweep runs it once).
 pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
     match (variant.version, variant.block) {
         (_, None) => true,
         (Int4LinearVersion::V7 { .. }, Some(threads)) => threads == v7::BLOCK_THREADS,
-        (Int4LinearVersion::V9 { .. }, Some(threads)) => threads == v9::BLOCK_THREADS,
         (version, Some(threads)) => version.warps().is_some() && threads <= 32 * MAX_WARPS,
     }
 }
 
-/// The int4 versions that take activations of `dtype` and run on `device`, each with the
+/// The int4 versions that take activations of `dtype`, each with the
 /// library's launch choice for the shape on `device`
 /// (`Int4LinearVersion::tuned`: warps, split of `K`); where that splits `K`
 /// (version 7), version 7 unsplit too, to compare.
@@ -122,7 +121,7 @@ pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) ->
     };
     let LinearShape { m, n, k, .. } = shape;
     let mut versions = Vec::new();
-    for &version in LINEAR_VERSIONS.iter().filter(|v| supported(v) && v.runs_on(device)) {
+    for &version in LINEAR_VERSIONS.iter().filter(|v| supported(v)) {
         let tuned = version.tuned(m, n, k, device);
         if tuned.split_k().is_some_and(|splits| splits > 1) {
             versions.push(version);

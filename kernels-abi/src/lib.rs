@@ -81,8 +81,6 @@ pub mod int4 {
 /// The fused 4-bit linear kernels, by version (docs/PERF.md has each one's
 /// design and measured times).
 pub mod int4_linear {
-    /// The largest `gridDim.x`.
-    pub const MAX_GRID_X: u32 = i32::MAX as u32;
     /// The largest `gridDim.y`; the kernels loop over `m` beyond it.
     pub const MAX_GRID_Y: u32 = 65_535;
     /// The largest `gridDim.z`: the most K slices of version 7's split-K.
@@ -202,59 +200,6 @@ pub mod int4_linear {
         pub const ROW_TILES: usize = 2;
         /// Output features per block.
         pub const ROWS_PER_BLOCK: usize = ROW_TILES * super::v3::ROWS_PER_BLOCK;
-    }
-
-    /// Version 9, `int4_linear_v9_m{8,16}_g{32,64,128}_{f16,bf16}` (sm_90
-    /// only): version 5's arithmetic fed by the Hopper's bulk copies
-    /// (`cp.async.bulk`) through a ring of shared-memory stages, one block
-    /// per multiprocessor. (Version 8, a per-warp `cp.async` ring, was
-    /// measured slower and removed: docs/PERF.md, run 10.)
-    ///
-    /// Block `b` of `gridDim.x` takes the 16-row weight tiles `b * t .. (b +
-    /// 1) * t` (fewer in the last block, none past the end), `t =
-    /// ceil(ceil(n / 16) / gridDim.x)`, whole: no other block adds to its
-    /// outputs. It walks them in units of one tile x `CHUNK_K` columns,
-    /// activation-row tiles outermost, then weight tiles, then chunks; warp
-    /// `w` multiplies the unit's 128-column step `w`.
-    ///
-    /// A stage holds one unit's codes, row `r` (0..16) of the tile at byte
-    /// `r * ROW_STRIDE` of the stage: the row's `CHUNK_K / 2` bytes as they
-    /// are in `qweight`, then 64 bytes of padding, so that the 8 lanes
-    /// reading 16 bytes of rows `g` and `g + 1` together hit 32 distinct
-    /// banks. Shared memory, from its start: the epilogue's partial tiles
-    /// (`PARTIAL_BYTES`), the `STAGES` stages, then one 8-byte `mbarrier`
-    /// per stage.
-    pub mod v9 {
-        /// Warps per block (fixed: each takes one step of a unit).
-        pub const WARPS: usize = 8;
-        /// Threads per block.
-        pub const BLOCK_THREADS: u32 = (WARPS * 32) as u32;
-        /// Columns (`k`) of a unit: one 128-column step a warp.
-        pub const CHUNK_K: usize = WARPS * super::v3::STEP_K;
-        /// Bytes from one row of a stage to the next.
-        pub const ROW_STRIDE: usize = CHUNK_K / 2 + 64;
-        /// Bytes of one stage: 16 rows.
-        pub const STAGE_BYTES: usize = super::v3::ROWS_PER_BLOCK * ROW_STRIDE;
-        /// Stages in the ring; up to `STAGES - 1` units of copies are in
-        /// flight (64 KB) while one is multiplied; two blocks fit a multiprocessor.
-        pub const STAGES: usize = 8;
-        /// Bytes at the start of shared memory for the warps' partial tiles.
-        pub const PARTIAL_BYTES: usize = super::v3::shared_bytes(WARPS as u32, 2) as usize;
-        /// Dynamic shared memory per block: partial tiles, stages, barriers.
-        pub const SHARED_BYTES: u32 = (PARTIAL_BYTES + STAGES * STAGE_BYTES + 8 * STAGES) as u32;
-        /// The oldest compute capability with bulk copies.
-        pub const MIN_COMPUTE_CAPABILITY: (u32, u32) = (9, 0);
-        /// Blocks unless the caller chooses: two per multiprocessor of an
-        /// H100 SXM (the library launches two per multiprocessor of the device).
-        pub const DEFAULT_BLOCKS: u32 = 264;
-        /// Blocks of a launch over `tiles` 16-row tiles with at most
-        /// `max_blocks` blocks (one per multiprocessor): as many tiles in
-        /// every block as the largest share, so no block waits on a longer one.
-        pub const fn blocks(tiles: usize, max_blocks: usize) -> usize {
-            let max_blocks = if max_blocks == 0 { 1 } else { max_blocks };
-            let per_block = tiles.div_ceil(max_blocks);
-            if per_block == 0 { 1 } else { tiles.div_ceil(per_block) }
-        }
     }
 
     /// Version 7, `int4_linear_v7_{f16,bf16}`: a tiled GEMM for large `M`.

@@ -38,14 +38,6 @@ const NVPTX_TRIPLE: &str = "nvptx64-nvidia-cuda";
 /// compilers unroll such loops; this makes LLVM do the same.
 const UNROLL_THRESHOLD: u32 = 4000;
 
-/// The PTX ISA version a target is built for, as an LLVM feature: LLVM's
-/// default is the oldest version that knows the target (7.8 for `sm_90`),
-/// but the Hopper's bulk copies and their `mbarrier` forms need 8.0, which
-/// an R525 (CUDA 12.0) or newer driver loads. Older targets keep LLVM's default.
-fn ptx_isa(sm: u32) -> Option<&'static str> {
-    (sm >= 90).then_some("+ptx80")
-}
-
 /// Why a PTX build failed. The `Display` text says what to run to fix it.
 #[derive(Debug)]
 pub enum Error {
@@ -196,10 +188,7 @@ impl PtxBuilder {
             .arg("--target-dir")
             .arg(&target_dir)
             .arg("--message-format=json-render-diagnostics")
-            .env("RUSTFLAGS", {
-                let isa = ptx_isa(sm).map(|f| format!(" -Ctarget-feature={f}")).unwrap_or_default();
-                format!("-Ctarget-cpu=sm_{sm}{isa} -Cllvm-args=-unroll-threshold={UNROLL_THRESHOLD}")
-            })
+            .env("RUSTFLAGS", format!("-Ctarget-cpu=sm_{sm} -Cllvm-args=-unroll-threshold={UNROLL_THRESHOLD}"))
             .stderr(Stdio::inherit());
         let stdout = run(&mut cargo)?;
 
@@ -252,7 +241,6 @@ impl PtxBuilder {
         run(toolchain
             .llvm_tool("llc")
             .args(["-O3", &format!("-mcpu=sm_{sm}")])
-            .args(ptx_isa(sm).map(|f| format!("-mattr={f}")))
             .arg(&optimized)
             .arg("-o")
             .arg(&ptx_path))?;

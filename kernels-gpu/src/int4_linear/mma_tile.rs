@@ -51,16 +51,10 @@ impl LanePosition {
     /// block (`rows` are those of its first 16).
     #[inline(always)]
     pub(super) fn new(n: usize, rows_per_block: usize) -> Self {
-        Self::at(n, block_idx_x() as usize * rows_per_block)
-    }
-
-    /// For a layer of `n >= 1` output rows, in a block whose rows start at
-    /// `first_row`.
-    #[inline(always)]
-    pub(super) fn at(n: usize, first_row: usize) -> Self {
         // (At least one warp: also keeps a division-by-zero panic path out of the PTX.)
         let (warp, lane, warps) = (warp_id() as usize, lane_id() as usize, (block_dim_x() as usize / 32).max(1));
         let (g, t) = (lane / 4, lane % 4);
+        let first_row = block_idx_x() as usize * rows_per_block;
         let rows = Self::rows_at(first_row + g, n);
         Self { warp, lane, warps, g, t, first_row, rows }
     }

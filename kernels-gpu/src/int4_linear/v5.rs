@@ -54,18 +54,12 @@ entry_points! {
 }
 
 /// One step of a lane, loaded: in each of its `R` tiles of 16 weight rows,
-/// its 4 code words of rows `g` and `g + 8`, and what multiplies them.
-pub(super) struct Step<const N_TILES: usize, const R: usize> {
-    pub codes: [[[u32; 4]; 2]; R],
-    pub params: StepParams<N_TILES, R>,
-}
-
-/// What multiplies a step's codes: per row, the f16 scales (group `q` of
-/// the step in bits `16q ..`) and zero points (bits `4q ..`) of the step's
-/// groups, kept packed until used (at most 4 groups); and the 16
-/// activation pairs of each MMA tile of activation rows.
-#[derive(Clone, Copy)]
-pub(super) struct StepParams<const N_TILES: usize, const R: usize> {
+/// its 4 code words of rows `g` and `g + 8`, and per row the f16 scales
+/// (group `q` of the step in bits `16q ..`) and zero points (bits `4q ..`)
+/// of the step's groups, kept packed until used (at most 4 groups); and the
+/// 16 activation pairs of each MMA tile of activation rows.
+struct Step<const N_TILES: usize, const R: usize> {
+    codes: [[[u32; 4]; 2]; R],
     scales: [[u64; 2]; R],
     zeros: [[u32; 2]; R],
     activations: [[u32; 16]; N_TILES],
@@ -75,7 +69,7 @@ pub(super) struct StepParams<const N_TILES: usize, const R: usize> {
 /// activation rows: groups of `G` columns (a constant, so that every loop
 /// over a step's groups and words unrolls into registers, and each group
 /// size gets the registers it needs), `R` tiles of 16 weight rows.
-pub(super) struct GroupedLane<T, const N_TILES: usize, const G: usize, const R: usize> {
+struct GroupedLane<T, const N_TILES: usize, const G: usize, const R: usize> {
     qweight: *const u32,
     groups: GroupParams,
     /// The lane's two weight rows in each row tile.
@@ -102,7 +96,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     /// # Safety
     /// As for the entry points; `first_m < m`.
     #[inline(always)]
-    pub(super) unsafe fn new(
+    unsafe fn new(
         position: &LanePosition,
         x: *const T,
         qweight: *const u32,
@@ -120,61 +114,49 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
 
     /// Column of word `j` of the lane, from the start of a step.
     #[inline(always)]
-    pub(super) fn word_column(&self, j: usize) -> usize {
+    fn word_column(&self, j: usize) -> usize {
         (j / Self::WORDS_PER_GROUP) * G + self.t * (G / 4) + (j % Self::WORDS_PER_GROUP) * 8
     }
 
-    /// Whether word `j` of the lane in step `step` is inside the row (a
-    /// partial last step, or a step past the end, has words that are not).
-    #[inline(always)]
-    fn valid(&self, step: usize, j: usize) -> bool {
-        step * Self::GROUPS_PER_STEP + j / Self::WORDS_PER_GROUP < self.groups.groups_per_row
-    }
-
-    /// Loads step `step` from global memory. Groups past the row's end (a
-    /// partial last step, or a step past the end) give zero codes,
-    /// activations and scales and read nothing.
+    /// Loads step `step`. Groups past the row's end (a partial last step,
+    /// or a step past the end) give zero codes, activations and scales and
+    /// read nothing.
     #[inline(always)]
     fn load(&self, step: usize) -> Step<N_TILES, R> {
-        let codes = from_fn(|tile| from_fn(|r| {
-            // SAFETY: row r < n.
-            let row = unsafe { self.qweight.add(self.rows[tile][r] * self.words_per_row) };
-            let column = |j: usize| step * STEP_K + self.word_column(j);
-            // SAFETY: row_codes reads valid words only, whose columns are
-            // below k, at their natural alignment.
-            self.row_codes(step, |j| unsafe { load_words::<G>(row.add(column(j) / 8)) })
-        }));
-        Step { codes, params: self.load_params(step) }
-    }
-
-    /// The lane's 4 code words of one of its rows in step `step`, one read
-    /// per group: `read(j)` gives the group's words from word `j` on (16
-    /// bytes, 8 or 4, by `G`) in its first entries. Words
-    /// outside the row are zero and not read.
-    #[inline(always)]
-    pub(super) fn row_codes(&self, step: usize, read: impl Fn(usize) -> [u32; 4]) -> [u32; 4] {
-        let mut words = [0u32; 4];
-        for j in (0..4).step_by(Self::WORDS_PER_GROUP) {
-            if self.valid(step, j) {
-                let group = read(j);
-                words[j..j + Self::WORDS_PER_GROUP].copy_from_slice(&group[..Self::WORDS_PER_GROUP]);
-            }
-        }
-        words
-    }
-
-    /// Loads the scales, zero points and activations of step `step` (as
-    /// [`load`](Self::load)).
-    #[inline(always)]
-    pub(super) fn load_params(&self, step: usize) -> StepParams<N_TILES, R> {
         let first_group = step * Self::GROUPS_PER_STEP;
         let groups_per_row = self.groups.groups_per_row;
+        let valid = |j: usize| first_group + j / Self::WORDS_PER_GROUP < groups_per_row;
         let column = |j: usize| step * STEP_K + self.word_column(j);
+        let codes = from_fn(|tile| from_fn(|r| {
+            // SAFETY: row r < n; each load below is of valid words, whose
+            // columns are below k, at their natural alignment.
+            unsafe {
+                let row = self.qweight.add(self.rows[tile][r] * self.words_per_row);
+                let mut words = [0u32; 4];
+                // One load per group: 16 bytes, 8 or 4.
+                for j in (0..4).step_by(Self::WORDS_PER_GROUP) {
+                    if !valid(j) {
+                        continue;
+                    }
+                    let first = row.add(column(j) / 8);
+                    match Self::WORDS_PER_GROUP {
+                        4 => words = (*first.cast::<Vec4<u32>>()).0,
+                        2 => {
+                            let pair = *first.cast::<u64>();
+                            words[j] = pair as u32;
+                            words[j + 1] = (pair >> 32) as u32;
+                        }
+                        _ => words[j] = *first,
+                    }
+                }
+                words
+            }
+        }));
         let activations = from_fn(|tile| {
             let mut pairs = [0u32; 16];
             if let Some(row) = self.x_rows[tile] {
                 for j in 0..4 {
-                    if self.valid(step, j) {
+                    if valid(j) {
                         // SAFETY: 8 activations (16 bytes, aligned: k % 32 == 0) inside row `row`.
                         let quad = unsafe { (*row.add(column(j)).cast::<Vec4<u32>>()).0 };
                         pairs[4 * j..4 * j + 4].copy_from_slice(&quad);
@@ -217,7 +199,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
             }
             nibbles
         }));
-        StepParams { scales, zeros, activations }
+        Step { codes, scales, zeros, activations }
     }
 
     /// Asks the L2 for the codes of steps `first_step ..` (`F` of them) of
@@ -241,8 +223,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     /// group, the MMAs of its columns into fresh tiles, then the scale and
     /// zero point. The activation sums serve every row tile.
     #[inline(always)]
-    pub(super) fn accumulate(acc: &mut [[[f32; 4]; N_TILES]; R], loaded: &Step<N_TILES, R>) {
-        let params = &loaded.params;
+    fn accumulate(acc: &mut [[[f32; 4]; N_TILES]; R], loaded: &Step<N_TILES, R>) {
         let ones = splat2(T::ONE_BITS);
         for q in 0..Self::GROUPS_PER_STEP {
             let mut products = [[[0.0f32; 4]; N_TILES]; R];
@@ -251,14 +232,14 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
                 for half in 0..2u32 {
                     let slot = 4 * j + 2 * half as usize;
                     for tile in 0..N_TILES {
-                        let b = [params.activations[tile][slot], params.activations[tile][slot + 1]];
+                        let b = [loaded.activations[tile][slot], loaded.activations[tile][slot + 1]];
                         T::mma(&mut sums[tile], [ones; 4], b);
                     }
                     for (codes, products) in loaded.codes.iter().zip(&mut products) {
                         let pair = |r: usize, p: u32| ((codes[r][j] >> (4 * p)) & 0x000F_000F) | splat2(T::MAGIC_BITS);
                         let a = [pair(0, 2 * half), pair(1, 2 * half), pair(0, 2 * half + 1), pair(1, 2 * half + 1)];
                         for tile in 0..N_TILES {
-                            let b = [params.activations[tile][slot], params.activations[tile][slot + 1]];
+                            let b = [loaded.activations[tile][slot], loaded.activations[tile][slot + 1]];
                             T::mma(&mut products[tile], a, b);
                         }
                     }
@@ -266,8 +247,8 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
             }
             for row_tile in 0..R {
                 let scale: [f32; 2] =
-                    from_fn(|r| f16::from_bits((params.scales[row_tile][r] >> (16 * q)) as u16) as f32);
-                let offset: [f32; 2] = from_fn(|r| T::MAGIC + ((params.zeros[row_tile][r] >> (4 * q)) & 0xF) as f32);
+                    from_fn(|r| f16::from_bits((loaded.scales[row_tile][r] >> (16 * q)) as u16) as f32);
+                let offset: [f32; 2] = from_fn(|r| T::MAGIC + ((loaded.zeros[row_tile][r] >> (4 * q)) & 0xF) as f32);
                 for tile in 0..N_TILES {
                     for c in 0..4 {
                         let r = c / 2; // registers 0, 1: row g; 2, 3: row g + 8
@@ -334,26 +315,6 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
             let epilogue = Epilogue { bias, y, m, n };
             // SAFETY: y holds m x n elements and bias n (or is null).
             unsafe { epilogue.store::<N_TILES>(first_row, first_m, acc, warp, position.lane, warps) };
-        }
-    }
-}
-
-/// The words of one group of a lane's row (16 bytes, 8 or 4 for groups of
-/// 128, 64 or 32 columns) at `first`, as one load, in the first entries.
-///
-/// # Safety
-/// `first` is readable for the group's bytes and aligned to them.
-#[inline(always)]
-unsafe fn load_words<const G: usize>(first: *const u32) -> [u32; 4] {
-    // SAFETY: forwarded from the caller.
-    unsafe {
-        match G / 32 {
-            4 => (*first.cast::<Vec4<u32>>()).0,
-            2 => {
-                let pair = *first.cast::<u64>();
-                [pair as u32, (pair >> 32) as u32, 0, 0]
-            }
-            _ => [*first, 0, 0, 0],
         }
     }
 }
