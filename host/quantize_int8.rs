@@ -33,7 +33,7 @@
 use crate::elementwise::{self, ElementwiseKernels, ElementwiseLaunch};
 use crate::launch::{self, DeviceInfo, Launch};
 use crate::{Error, Float, PerFloat};
-use quant_kernels_abi::elementwise::v2::QUANTIZE_ELEMENTS;
+use quant_kernels_abi::elementwise::v2::QUANTIZE_VECTORS;
 
 /// The per-tensor kernel's entry points in the PTX, by version and input type.
 pub const KERNELS: ElementwiseKernels = ElementwiseKernels {
@@ -114,9 +114,7 @@ pub fn plan<T: Float>(
     device: &DeviceInfo,
 ) -> Result<Option<Launch>, Error> {
     launch::expect_len("out", x_len, out_len)?;
-    Ok((x_len > 0).then(|| {
-        elementwise::per_tensor::<T>(&KERNELS, x_len, QUANTIZE_ELEMENTS / elementwise::lanes::<T>(), launch, device)
-    }))
+    Ok((x_len > 0).then(|| elementwise::per_tensor::<T>(&KERNELS, x_len, QUANTIZE_VECTORS, launch, device)))
 }
 
 /// Checks the shapes of the per-row quantization of `x[rows][cols]`, where

@@ -283,8 +283,8 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
                 let (tensor_grid, row_grid) = match version {
                     // One device-full.
                     ElementwiseVersion::V1 => (132 * 2048 / threads, [132 * 2048 / threads, 1]),
-                    // One pass: 16 elements a thread; a block a row.
-                    ElementwiseVersion::V2 => (n.div_ceil(16 * threads as usize) as u32, [rows as u32, 1]),
+                    // One pass: 4 vectors a thread; a block a row.
+                    ElementwiseVersion::V2 => (n.div_ceil(4 * lanes * threads as usize) as u32, [rows as u32, 1]),
                     // One pass, a vector a thread; per row, the row's vectors (and a
                     // head) along x, as many rows as gridDim.y takes along y.
                     ElementwiseVersion::V3 => {

@@ -22,11 +22,12 @@ pub mod elementwise {
         /// Vectors per input and thread in `add_mul_exp_v2_*` (two inputs:
         /// 64 bytes in flight a thread).
         pub const ADD_MUL_EXP_CHUNKS: usize = 2;
-        /// Elements per thread in `quantize_int8_v2_*` and
-        /// `quantize_int8_rows_v2_*`: 4 vectors of f32 (64 bytes in flight a
-        /// thread) or 2 of f16/bf16 (32 bytes; 4 would take the kernels past
-        /// the 64 registers a 1024-thread block allows).
-        pub const QUANTIZE_ELEMENTS: usize = 16;
+        /// Vectors per thread in `quantize_int8_v2_*` and
+        /// `quantize_int8_rows_v2_*`, for every input type: 64 bytes in
+        /// flight a thread (16 f32 or 32 f16/bf16 elements). With 2 vectors
+        /// of f16/bf16 the H100 read 2.37 TB/s at 50M elements (`ncu`,
+        /// docs/PERF.md run 12), against 2.94 for f32's 4.
+        pub const QUANTIZE_VECTORS: usize = 4;
     }
 }
 

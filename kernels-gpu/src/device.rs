@@ -451,8 +451,9 @@ impl Tiles {
 /// consecutive vectors, and thread `t` of the block that owns it takes
 /// vectors `t, t + blockDim.x, ...` of it (each warp reads 32 consecutive
 /// vectors at a time). A thread loads all its `CHUNKS` vectors of the tile
-/// (`load(v)`), then computes every result (`compute`), then stores them
-/// (`store(v, result, keep)`, which must store only if `keep`). Indices past
+/// (`load(v)`), then computes and stores each result in turn (`compute`,
+/// `store(v, result, keep)`, which must store only if `keep`): no result
+/// waits in registers for the others. Indices past
 /// the end are clamped to the last vector and their stores not kept: no
 /// load or computation sits behind a branch (`ptxas` sinks a load into the
 /// branch that uses it, which would serialize them), so `store` should be
@@ -475,9 +476,8 @@ pub fn for_each_vector_batch<const CHUNKS: usize, L: Copy, R: Copy>(
         let index: [usize; CHUNKS] = core::array::from_fn(|k| start + thread + k * block);
         let clamped = index.map(|i| i.min(vectors - 1));
         let loaded: [L; CHUNKS] = core::array::from_fn(|k| load(clamped[k]));
-        let results: [R; CHUNKS] = core::array::from_fn(|k| compute(loaded[k]));
         for k in 0..CHUNKS {
-            store(clamped[k], results[k], index[k] < vectors);
+            store(clamped[k], compute(loaded[k]), index[k] < vectors);
         }
         start += tiles.step * tile;
     }

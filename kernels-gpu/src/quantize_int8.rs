@@ -14,8 +14,8 @@
 //!   (per row); one 16-byte load and one 4- or 8-byte store per thread and
 //!   step when `x` is 16-byte aligned and `out` aligned to the vector's
 //!   element count, else one element per step.
-//! - v2: each thread loads `QUANTIZE_ELEMENTS` elements (4 vectors of f32,
-//!   2 of f16/bf16) before quantizing any,
+//! - v2: each thread loads `QUANTIZE_VECTORS` 16-byte vectors before
+//!   quantizing any,
 //!   with cache hints for data used once; scalar elements up to the first
 //!   16-byte boundary of `x`, so rows whose length is not a multiple of the
 //!   vector still take the vector path.
@@ -26,7 +26,7 @@ use crate::device::{
 };
 use crate::float::{Bf16, Float};
 use crate::math::Int8Quantizer;
-use quant_kernels_abi::elementwise::v2::QUANTIZE_ELEMENTS;
+use quant_kernels_abi::elementwise::v2::QUANTIZE_VECTORS;
 
 /// Version 1, per tensor: quantizes `x[..n]` into `out[..n]` with one
 /// `scale` and `zero_point`, grid-stride.
@@ -48,7 +48,7 @@ export_per_float!(
 /// `out[rows][cols]`, row `r` with `scales[r]` and `zero_points[r]`.
 /// Versions 1 and 2: each block takes rows `blockIdx.x, blockIdx.x +
 /// gridDim.x, ...` and its threads share a row (v2 in tiles of
-/// `QUANTIZE_ELEMENTS * blockDim.x` elements). Version 3: row `blockIdx.y`
+/// `QUANTIZE_VECTORS * blockDim.x` vectors). Version 3: row `blockIdx.y`
 /// (and `+ gridDim.y, ...` past the grid), shared by the blocks along x,
 /// one vector a thread.
 ///
@@ -72,9 +72,9 @@ unsafe fn quantize_int8_rows<T: Float, const VERSION: u32>(
             1 => span_v1(Strided::block(), x, out, cols, quantizer),
             2 => {
                 let (tiles, threads) = (Tiles::block(), Strided::block());
-                span_tiled::<T, V2_F32_CHUNKS, V2_HALF_CHUNKS>(tiles, threads, x, out, cols, quantizer)
+                span_tiled::<T, QUANTIZE_VECTORS>(tiles, threads, x, out, cols, quantizer)
             }
-            _ => span_tiled::<T, 1, 1>(Tiles::grid(), Strided::grid(), x, out, cols, quantizer),
+            _ => span_tiled::<T, 1>(Tiles::grid(), Strided::grid(), x, out, cols, quantizer),
         })
     }
 }
@@ -87,15 +87,14 @@ export_per_float!(
 );
 
 /// Versions 2 and 3, per tensor: as [`quantize_int8_v1`], in tiles of
-/// `CHUNKS * T::LANES * blockDim.x` elements shared by the grid, a thread
-/// loading `F32_CHUNKS` vectors at a time for f32 input and `HALF_CHUNKS`
-/// for f16/bf16 (v2: `QUANTIZE_ELEMENTS` elements; v3: one vector).
+/// `CHUNKS * blockDim.x` vectors shared by the grid, a thread loading
+/// `CHUNKS` vectors at a time (v2: `QUANTIZE_VECTORS`; v3: one).
 ///
 /// # Safety
 /// As for [`quantize_int8_v1`], with both buffers in global memory and not
 /// overlapping.
 #[inline(always)]
-unsafe fn quantize_int8_tiled<T: Float, const F32_CHUNKS: usize, const HALF_CHUNKS: usize>(
+unsafe fn quantize_int8_tiled<T: Float, const CHUNKS: usize>(
     x: *const T,
     out: *mut i8,
     n: usize,
@@ -104,11 +103,11 @@ unsafe fn quantize_int8_tiled<T: Float, const F32_CHUNKS: usize, const HALF_CHUN
 ) {
     let quantizer = Int8Quantizer::new(scale, zero_point);
     // SAFETY: forwarded from the caller.
-    unsafe { span_tiled::<T, F32_CHUNKS, HALF_CHUNKS>(Tiles::grid(), Strided::grid(), x, out, n, &quantizer) }
+    unsafe { span_tiled::<T, CHUNKS>(Tiles::grid(), Strided::grid(), x, out, n, &quantizer) }
 }
 
 export_per_float!(
-    quantize_int8_tiled [V2_F32_CHUNKS, V2_HALF_CHUNKS] (
+    quantize_int8_tiled [QUANTIZE_VECTORS] (
         x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32
     ) as
     quantize_int8_v2_f32 for f32, quantize_int8_v2_f16 for f16, quantize_int8_v2_bf16 for Bf16
@@ -120,7 +119,7 @@ export_per_float!(
     quantize_int8_rows_v2_f32 for f32, quantize_int8_rows_v2_f16 for f16, quantize_int8_rows_v2_bf16 for Bf16
 );
 export_per_float!(
-    quantize_int8_tiled [1, 1] (x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
+    quantize_int8_tiled [1] (x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
     quantize_int8_v3_f32 for f32, quantize_int8_v3_f16 for f16, quantize_int8_v3_bf16 for Bf16
 );
 export_per_float!(
@@ -207,23 +206,15 @@ unsafe fn span_v1<T: Float>(threads: Strided, x: *const T, out: *mut i8, n: usiz
     );
 }
 
-/// Version 2's vectors a thread: `QUANTIZE_ELEMENTS` elements, as 4 vectors
-/// of f32 or 2 of f16/bf16 (the arguments of [`span_tiled`]).
-const V2_F32_CHUNKS: usize = 4;
-const V2_HALF_CHUNKS: usize = 2;
-const _: () =
-    assert!(QUANTIZE_ELEMENTS == V2_F32_CHUNKS * f32::LANES && QUANTIZE_ELEMENTS == V2_HALF_CHUNKS * f16::LANES);
-
 /// The loop of versions 2 and 3: quantizes `x[..n]` into `out[..n]`; `tiles`
-/// share the vectors, `threads` the scalar
-/// head and tail. A thread loads `F32_CHUNKS` vectors at a time for f32
-/// input, `HALF_CHUNKS` for f16/bf16.
+/// share the vectors, `threads` the scalar head and tail. A thread loads
+/// `CHUNKS` vectors at a time.
 ///
 /// # Safety
 /// `x` points to `n` elements and `out` to `n` writable bytes, both in global
 /// memory and not overlapping.
 #[inline(always)]
-unsafe fn span_tiled<T: Float, const F32_CHUNKS: usize, const HALF_CHUNKS: usize>(
+unsafe fn span_tiled<T: Float, const CHUNKS: usize>(
     tiles: Tiles,
     threads: Strided,
     x: *const T,
@@ -238,12 +229,7 @@ unsafe fn span_tiled<T: Float, const F32_CHUNKS: usize, const HALF_CHUNKS: usize
     let load = |v: usize| unsafe { load_vector_streaming(xs.add(v * T::LANES)) };
     let compute = |a| vector::<T>(a, quantizer);
     let store = |v: usize, codes, keep| unsafe { store_bytes_streaming(outs.add(v * T::LANES), codes, keep) };
-    // The chunk count is a constant of the loop; one branch per type picks it.
-    if T::LANES == f32::LANES {
-        for_each_vector_batch::<F32_CHUNKS, _, _>(tiles, split.vectors(), load, compute, store);
-    } else {
-        for_each_vector_batch::<HALF_CHUNKS, _, _>(tiles, split.vectors(), load, compute, store);
-    }
+    for_each_vector_batch::<CHUNKS, _, _>(tiles, split.vectors(), load, compute, store);
     for s in threads.over(split.scalars()) {
         let i = split.scalar(s);
         // SAFETY: i < n.
