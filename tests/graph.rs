@@ -93,8 +93,8 @@ fn driver_errors_name_the_call(_: &mut Rng) -> TestResult {
 fn main() {
     run(vec![
         cpu_test("cpu::driver_errors_name_the_call", driver_errors_name_the_call),
-        gpu_test("gpu::replays_captured_launches", replays_captured_launches),
-        gpu_test("gpu::captures_device_copies", captures_device_copies),
-        gpu_test("gpu::failed_capture_leaves_the_stream_usable", failed_capture_leaves_the_stream_usable),
+        capturing_gpu_test("gpu::replays_captured_launches", replays_captured_launches),
+        capturing_gpu_test("gpu::captures_device_copies", captures_device_copies),
+        capturing_gpu_test("gpu::failed_capture_leaves_the_stream_usable", failed_capture_leaves_the_stream_usable),
     ]);
 }

@@ -14,7 +14,7 @@ use quant_kernels::cust::memory::{DeviceBuffer, DeviceCopy, DeviceSlice};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::{ElementwiseLaunch, ElementwiseVersion, Error, Float, Kernels};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::OnceLock;
+use std::sync::{OnceLock, RwLock};
 
 pub type TestResult = Result<(), Failed>;
 
@@ -133,10 +133,36 @@ pub fn cpu_test(name: &str, test: fn(&mut Rng) -> TestResult) -> Trial {
 /// The body of a GPU test.
 pub type GpuTest = fn(&Kernels, &mut Rng) -> TestResult;
 
+/// Held shared by every GPU test, and alone by those that capture a graph:
+/// while a stream captures, another thread's `cuMemFree` (which may
+/// synchronize the device) fails and invalidates the capture (seen in run
+/// 12: a test's download failed and the split-K capture with it).
+static CAPTURE_ALONE: RwLock<()> = RwLock::new(());
+
 /// A test that needs a GPU.
 pub fn gpu_test(name: &str, test: GpuTest) -> Trial {
+    gpu_trial(name, test, false)
+}
+
+/// A test that needs a GPU and captures a graph: it runs while no other
+/// GPU test of the binary does.
+pub fn capturing_gpu_test(name: &str, test: GpuTest) -> Trial {
+    gpu_trial(name, test, true)
+}
+
+fn gpu_trial(name: &str, test: GpuTest, alone: bool) -> Trial {
     Trial::ignorable_test(name, move || match gpu() {
-        Ok(kernels) => seeded(|rng| test(kernels, rng)).map(|()| Completion::Completed),
+        Ok(kernels) => {
+            // Held to the end of the test. A test that panicked holding the
+            // lock poisons it; the lock still works.
+            let (_alone, _shared);
+            if alone {
+                _alone = CAPTURE_ALONE.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+            } else {
+                _shared = CAPTURE_ALONE.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+            }
+            seeded(|rng| test(kernels, rng)).map(|()| Completion::Completed)
+        }
         Err(reason) if require_gpu() => Err(format!("REQUIRE_GPU=1 but no usable GPU: {reason}").into()),
         Err(reason) => Ok(Completion::ignored_with(format!("needs a CUDA device: {reason}"))),
     })
