@@ -1,14 +1,15 @@
 //! The report as a PNG: on top, each elementwise kernel's achieved
 //! bandwidth as a fraction of the device copy's against the number of
 //! elements (log scale), with the L2 capacity marked; below, one panel per
-//! M with the int4 linear layer's fraction per weight shape and version,
-//! each bar labelled with its time. Every figure is cold and graph-timed.
+//! M with the int4 linear layer's fraction per weight shape, version and
+//! activation type, each bar labelled with its time, and one legend for
+//! them all underneath. Every figure is cold and graph-timed.
 //!
 //! Text is drawn by plotters' pure-Rust `ab_glyph` backend from the font in
 //! `font/` (a subset of DejaVu Sans, see `font/LICENSE`): no system font
 //! libraries are needed.
 
-use crate::model::{Op, Report, Row, Size, count, mode_name};
+use crate::model::{Dtype, LinearShape, Op, Report, Row, Size, count, mode_name};
 use crate::table::micros;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -55,8 +56,10 @@ pub fn draw(report: &Report, path: &Path) -> crate::Result<()> {
     if ms.is_empty() {
         empty(&bottom, "no int4 linear rows")?;
     } else {
-        for (area, &m) in bottom.split_evenly((1, ms.len())).iter().zip(&ms) {
-            linear(&area.margin(5, 10, 10, 10), report, m)?;
+        let series = linear_series(report);
+        let panels = legend(&bottom, &series)?;
+        for (area, &m) in panels.split_evenly((1, ms.len())).iter().zip(&ms) {
+            linear(&area.margin(5, 10, 10, 10), report, m, &series)?;
         }
     }
     root.present()?;
@@ -108,12 +111,11 @@ fn y_description(report: &Report) -> &'static str {
     if report.copy_bandwidth().is_some() { "% of copy bandwidth" } else { "GB/s" }
 }
 
-/// A row's series: everything but its size.
+/// An elementwise row's series: everything but its size.
 fn series_label(row: &Row) -> String {
     let case = &row.case;
     let block = case.block.map(|b| format!(" b{b}")).unwrap_or_default();
     match case.op {
-        Op::Linear => format!("{} {}{block}", case.version, case.dtype.name()),
         // GPU kernels carry the op in their name; the CPU reference does not.
         op if case.kernel.starts_with(op.name()) => format!("{} {}{block}", case.kernel, case.version),
         op => format!("{} ({} {}){block}", op.name(), case.kernel, case.version),
@@ -230,36 +232,112 @@ fn elementwise(area: &Area, report: &Report) -> crate::Result<()> {
     Ok(())
 }
 
+fn linear_shape(row: &Row) -> Option<LinearShape> {
+    match row.case.size {
+        Size::Linear(s) => Some(s),
+        Size::Elements(_) => None,
+    }
+}
+
 /// The Ms of the linear rows, ascending.
 fn linear_ms(report: &Report) -> Vec<usize> {
-    let mut ms = distinct(report.rows.iter().filter_map(|r| match r.case.size {
-        Size::Linear(s) => Some(s.m),
-        Size::Elements(_) => None,
-    }));
+    let mut ms = distinct(report.rows.iter().filter_map(|r| linear_shape(r).map(|s| s.m)));
     ms.sort_unstable();
     ms
 }
 
-fn linear(area: &Area, report: &Report, m: usize) -> crate::Result<()> {
-    let shape = |row: &Row| match row.case.size {
-        Size::Linear(s) => Some(s),
-        Size::Elements(_) => None,
-    };
+/// A bar series of the int4 panels: one version in one activation type.
+/// Not the block: the library tunes it per shape, and a series per block
+/// would split one kernel's bars over several (the table and JSON keep it).
+struct Series<'a> {
+    version: &'a str,
+    dtype: Dtype,
+    color: RGBColor,
+}
+
+impl Series<'_> {
+    fn label(&self) -> String {
+        format!("{} {}", self.version, self.dtype.name())
+    }
+
+    fn holds(&self, row: &Row) -> bool {
+        row.case.version == self.version && row.case.dtype == self.dtype
+    }
+}
+
+/// Every panel's series, a version's types side by side. The colours are the
+/// same in every panel, so one legend serves them all: a hue per version,
+/// lighter for bf16 than for f16 and f32.
+fn linear_series(report: &Report) -> Vec<Series<'_>> {
+    let linear = || report.rows.iter().filter(|r| r.case.op == Op::Linear);
+    let versions = distinct(linear().map(|r| r.case.version.as_str()));
+    let mut keys =
+        distinct(linear().filter_map(|r| Some((versions.iter().position(|&v| v == r.case.version)?, r.case.dtype))));
+    keys.sort();
+    keys.into_iter()
+        .map(|(i, dtype)| {
+            let hue = PALETTE[i % PALETTE.len()];
+            Series { version: versions[i], dtype, color: if dtype == Dtype::Bf16 { lighter(hue) } else { hue } }
+        })
+        .collect()
+}
+
+/// `color` halfway to white.
+fn lighter(RGBColor(r, g, b): RGBColor) -> RGBColor {
+    let half = |c: u8| c / 2 + 128;
+    RGBColor(half(r), half(g), half(b))
+}
+
+/// Draws the legend of the int4 panels along the bottom of `area`, outside
+/// every plot so that it covers no bar, and returns the area above it.
+/// Column-major, so that a version's f16 and bf16 stand one above the other.
+fn legend<'a>(area: &Area<'a>, series: &[Series]) -> crate::Result<Area<'a>> {
+    const LINE: u32 = 22;
+    let style = (FONT, 15).into_font().color(&BLACK);
+    let labels: Vec<String> = series.iter().map(Series::label).collect();
+    let mut widest = 0;
+    for label in &labels {
+        widest = widest.max(area.estimate_text_size(label, &style)?.0);
+    }
+    // Swatch, gap and the space to the next column.
+    let column = widest + 50;
+    let (width, height) = area.dim_in_pixel();
+    let rows = labels.len().div_ceil((width / column).max(1) as usize).max(1);
+    let (panels, strip) = area.split_vertically(height.saturating_sub(rows as u32 * LINE + 8));
+    let left = width.saturating_sub(labels.len().div_ceil(rows) as u32 * column) as i32 / 2;
+    for (i, (label, s)) in labels.iter().zip(series).enumerate() {
+        let (x, y) = (left + (i / rows) as i32 * column as i32, (i % rows) as i32 * LINE as i32 + 4);
+        strip.draw(&Rectangle::new([(x, y + 2), (x + 14, y + 16)], s.color.filled()))?;
+        strip.draw_text(label, &style, (x + 20, y))?;
+    }
+    Ok(panels)
+}
+
+/// The row a bar shows and its height: the fastest of `series` at `(n, k)`,
+/// as `--sweep` times a series at every block.
+fn fastest<'r>(report: &Report, rows: &[&'r Row], series: &Series, (n, k): (usize, usize)) -> Option<(&'r Row, f64)> {
+    rows.iter()
+        .filter(|r| series.holds(r) && linear_shape(r).is_some_and(|s| (s.n, s.k) == (n, k)))
+        .filter_map(|&r| Some((r, metric(report, r)?)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+fn linear(area: &Area, report: &Report, m: usize, series: &[Series]) -> crate::Result<()> {
     // One weight format a panel: the first mode and group measured.
-    let Some(first) = report.rows.iter().filter_map(shape).find(|s| s.m == m) else {
+    let Some(first) = report.rows.iter().filter_map(linear_shape).find(|s| s.m == m) else {
         return empty(area, "no rows");
     };
     let rows: Vec<&Row> = report
         .rows
         .iter()
-        .filter(|r| shape(r).is_some_and(|s| s.m == m && s.mode == first.mode && s.group == first.group))
+        .filter(|r| linear_shape(r).is_some_and(|s| s.m == m && s.mode == first.mode && s.group == first.group))
         .filter(|r| metric(report, r).is_some())
         .collect();
-    let shapes = distinct(rows.iter().filter_map(|r| shape(r).map(|s| (s.n, s.k))));
-    let series = distinct(rows.iter().map(|r| series_label(r)));
+    let shapes = distinct(rows.iter().filter_map(|r| linear_shape(r).map(|s| (s.n, s.k))));
+    let present: Vec<&Series> = series.iter().filter(|s| rows.iter().any(|r| s.holds(r))).collect();
     let top = rows.iter().filter_map(|r| metric(report, r)).fold(0.0, f64::max);
-    // Headroom for the time labels and the legend.
-    let y_max = (top * 1.4).max(if report.copy_bandwidth().is_some() { 10.0 } else { 1.0 });
+    // Headroom for the time labels.
+    let y_max = (top * 1.15).max(if report.copy_bandwidth().is_some() { 10.0 } else { 1.0 });
     let caption = format!("int4 linear, M = {m} ({}, G = {}): {}", mode_name(first.mode), first.group, figures(report));
     let mut chart = ChartBuilder::on(area)
         .caption(caption, (FONT, 20))
@@ -284,44 +362,32 @@ fn linear(area: &Area, report: &Report, m: usize) -> crate::Result<()> {
         .light_line_style(WHITE.mix(0.0))
         .bold_line_style(BLACK.mix(0.12))
         .draw()?;
-    let width = 0.8 / series.len().max(1) as f64;
-    for (j, label) in series.iter().enumerate() {
-        let color = PALETTE[j % PALETTE.len()];
-        let bars: Vec<(f64, f64, String)> = rows
+    let width = 0.8 / present.len().max(1) as f64;
+    for (j, s) in present.iter().enumerate() {
+        let bars: Vec<(f64, f64, String)> = shapes
             .iter()
-            .filter(|r| &series_label(r) == label)
-            .filter_map(|r| {
-                let s = shape(r)?;
-                let i = shapes.iter().position(|&nk| nk == (s.n, s.k))? as f64;
-                let time = micros(r.timing.cold()?.median);
-                Some((i - 0.4 + j as f64 * width, metric(report, r)?, time))
+            .enumerate()
+            .filter_map(|(i, &nk)| {
+                let (row, y) = fastest(report, &rows, s, nk)?;
+                Some((i as f64 - 0.4 + j as f64 * width, y, micros(row.timing.cold()?.median)))
             })
             .collect();
-        chart
-            .draw_series(
-                bars.iter().map(|(x, y, _)| Rectangle::new([(*x, 0.0), (*x + width * 0.92, *y)], color.filled())),
-            )?
-            .label(label.clone())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+        chart.draw_series(
+            bars.iter().map(|(x, y, _)| Rectangle::new([(*x, 0.0), (*x + width * 0.92, *y)], s.color.filled())),
+        )?;
         let style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
         chart.draw_series(
             bars.iter()
                 .map(|(x, y, time)| Text::new(time.clone(), (*x + width * 0.46, *y + y_max * 0.01), style.clone())),
         )?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font((FONT, 15))
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK.mix(0.3))
-        .draw()?;
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Stats;
     use crate::model::tests::sample_report;
 
     /// Draws the fabricated report. `CHART_OUT=path.png` keeps the picture
@@ -337,6 +403,28 @@ mod tests {
         if std::env::var_os("CHART_OUT").is_none() {
             std::fs::remove_file(&path).unwrap();
         }
+    }
+
+    /// One series per version and type whatever the blocks, and with
+    /// `--sweep`'s several blocks at a shape, the fastest drawn.
+    #[test]
+    fn int4_series_leave_out_the_block() {
+        let mut report = sample_report();
+        let series = linear_series(&report);
+        let labels: Vec<String> = series.iter().map(Series::label).collect();
+        assert_eq!(labels, ["v1 f32", "v2 f32", "v5 f16", "v5 bf16"]);
+        assert_eq!(series[3].color, lighter(series[2].color));
+
+        let tuned = report.rows.iter().find(|r| series[2].holds(r)).unwrap();
+        let shape = linear_shape(tuned).unwrap();
+        let mut swept = tuned.clone();
+        swept.case.block = Some(1024);
+        swept.timing.graph_cold = swept.timing.graph_cold.map(|t| Stats { median: 0.5 * t.median, ..t });
+        report.rows.push(swept);
+        let series = linear_series(&report);
+        let panel: Vec<&Row> = report.rows.iter().filter(|r| linear_shape(r).is_some_and(|s| s == shape)).collect();
+        let (row, _) = fastest(&report, &panel, &series[2], (shape.n, shape.k)).unwrap();
+        assert_eq!(row.case.block, Some(1024));
     }
 
     #[test]

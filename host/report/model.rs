@@ -371,12 +371,19 @@ pub mod tests {
         }
         for m in [1, 16, 128] {
             for (n, k) in [(4096, 4096), (11008, 4096), (4096, 11008), (28672, 8192), (8192, 28672)] {
-                for (version, kernel, fraction) in
-                    [("v1", "int4_linear_v1_m1_f32", 0.30), ("v2", "int4_linear_v2_f32", 0.33)]
-                {
+                for (version, kernel, dtype, fraction) in [
+                    ("v1", "int4_linear_v1_m1_f32", Dtype::F32, 0.30),
+                    ("v2", "int4_linear_v2_f32", Dtype::F32, 0.33),
+                    ("v5", "int4_linear_v5_m8_g128_f16", Dtype::F16, 0.62),
+                    ("v5", "int4_linear_v5_m8_g128_bf16", Dtype::Bf16, 0.60),
+                ] {
                     let shape = LinearShape { m, n, k, group: 128, mode: Int4Mode::Symmetric };
                     let fraction = fraction / (1.0 + m as f64 / 4.0) * (n * k) as f64 / ((n * k) as f64 + 2e7);
-                    rows.push(row(case(Op::Linear, kernel, version, Size::Linear(shape)), fraction));
+                    // As the library tunes it: version 5's block differs by shape.
+                    let block = if version == "v5" && k > n { 64 } else { 256 };
+                    let tuned =
+                        Case { dtype, block: Some(block), ..case(Op::Linear, kernel, version, Size::Linear(shape)) };
+                    rows.push(row(tuned, fraction));
                 }
             }
         }
