@@ -37,7 +37,6 @@ impl Op {
 }
 
 /// The storage type of activations and outputs.
-#[allow(dead_code, reason = "f16 and bf16 join cases::DTYPES once the library's kernels take them")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dtype {
     F32,
