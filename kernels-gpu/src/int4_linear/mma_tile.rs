@@ -203,15 +203,14 @@ impl<T: MmaHalf> Epilogue<T> {
             let (j, c) = (register / 4, register % 4);
             let row = first_row + owner / 4 + 8 * (c / 2);
             let activation_row = first_m + M_PER_TILE * j + 2 * (owner % 4) + c % 2;
-            if row < self.n && activation_row < self.m {
-                let mut total = 0.0f32;
-                for w in 0..warps {
-                    // SAFETY: written before the barrier, in bounds as above.
-                    total += unsafe { *partials.add((w * N_TILES * 4 + register) * 32 + owner) };
-                }
-                // SAFETY: y holds m x n elements and bias n (or is null), from the caller.
-                unsafe { self.write(row, activation_row, total) };
+            let mut total = 0.0f32;
+            for w in 0..warps {
+                // SAFETY: written before the barrier, below warps * N_TILES * 4 * 32 floats.
+                total += unsafe { *partials.add((w * N_TILES * 4 + register) * 32 + owner) };
             }
+            // SAFETY: y holds m x n elements and bias n (or is null), from the
+            // caller; `write` skips outputs outside them.
+            unsafe { self.write(row, activation_row, total) };
         }
         sync_threads(); // the next tile overwrites shared memory
     }
