@@ -4,7 +4,7 @@
 fn main() {
     let out_dir = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let kernels = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels-gpu");
-    let build = ptx_builder::PtxBuilder::new(kernels).target(80).target(90).build(&out_dir);
+    let build = ptx_builder::PtxBuilder::new(kernels).target("sm_80").target("sm_90a").build(&out_dir);
     if let Err(error) = build {
         eprintln!("error: {error}");
         std::process::exit(1);

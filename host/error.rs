@@ -29,12 +29,15 @@ pub enum Error {
     TooLarge { what: &'static str, value: u128, limit: u128 },
     /// A kernel (version) that has no entry point for this element type.
     UnsupportedType { kernel: &'static str, version: u32, dtype: &'static str },
+    /// A kernel version whose code is in a PTX target the device does not
+    /// run (int4 version 10: `sm_90a`, compute capability 9.0 only).
+    VersionNotOnDevice { kernel: &'static str, version: u32, target: &'static str, compute_capability: (u32, u32) },
     /// The device is older than every embedded PTX target.
     UnsupportedDevice { compute_capability: (u32, u32), oldest: (u32, u32) },
     /// The driver rejected the embedded PTX (usually: driver older than the
     /// PTX ISA version; see the README).
     #[cfg(feature = "cuda")]
-    ModuleLoad { target: (u32, u32), source: cust::error::CudaError },
+    ModuleLoad { target: String, source: cust::error::CudaError },
     /// A CUDA driver call failed.
     #[cfg(feature = "cuda")]
     Cuda(cust::error::CudaError),
@@ -79,16 +82,21 @@ impl fmt::Display for Error {
             Error::UnsupportedType { kernel, version, dtype } => {
                 write!(f, "{kernel} version {version} does not take {dtype} activations")
             }
+            Error::VersionNotOnDevice { kernel, version, target, compute_capability: (major, minor) } => write!(
+                f,
+                "{kernel} version {version} is compiled for {target} only, which this device (compute \
+                 capability {major}.{minor}) does not run"
+            ),
             Error::UnsupportedDevice { compute_capability: (major, minor), oldest: (o_major, o_minor) } => write!(
                 f,
                 "the device has compute capability {major}.{minor}, older than every embedded PTX target \
                  (the oldest is sm_{o_major}{o_minor})"
             ),
             #[cfg(feature = "cuda")]
-            Error::ModuleLoad { target: (major, minor), source } => write!(
+            Error::ModuleLoad { target, source } => write!(
                 f,
-                "the driver could not load the sm_{major}{minor} PTX ({source}); it needs a driver that \
-                 supports PTX ISA 7.0 (sm_80) / 7.8 (sm_90), i.e. CUDA 11.0 / 11.8 or newer"
+                "the driver could not load the {target} PTX ({source}); it needs a driver that \
+                 supports PTX ISA 7.0 (sm_80) / 8.0 (sm_90a), i.e. CUDA 11.0 / 12.0 or newer"
             ),
             #[cfg(feature = "cuda")]
             Error::Cuda(e) => write!(f, "CUDA error: {e}"),

@@ -27,7 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -78,6 +78,14 @@ pub const V6_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
     ],
 ];
 
+/// Version 10's entry points (version 7 on the Hopper's warpgroup MMAs; sm_90a only).
+pub const V10_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v10_f16"), bf16: Some("int4_linear_v10_bf16") };
+
+/// Version 10's split-K entry points (see [`SplitK`]).
+pub const V10_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v10_split_k_f16"), bf16: Some("int4_linear_v10_split_k_bf16") };
+
 /// Version 7's entry points (a tiled GEMM for large `m`).
 pub const V7_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v7_f16"), bf16: Some("int4_linear_v7_bf16") };
@@ -117,13 +125,20 @@ pub enum Int4LinearVersion {
     /// block is fixed). `split_k` is the number of slices `K` is split
     /// into across blocks: 1 is one launch over all of `K`; more sum each
     /// slice into an f32 workspace and add the slices in a second launch
-    /// ([`SplitK`]), for grids too small to fill the GPU ([`v7_split_k`]).
+    /// ([`SplitK`]), for grids too small to fill the GPU ([`tiled_split_k`]).
     V7 { split_k: u32 },
+    /// Version 7 on the Hopper's warpgroup MMAs (`wgmma`): a block of 8
+    /// warps computes 256 weight rows x 128 activation rows, the tensor
+    /// cores reading the activations from a 4-stage `cp.async` ring. Runs
+    /// on compute capability 9.0 only ([`runs_on`](Self::runs_on)); split
+    /// as version 7. (Versions 8 and 9 were measured and removed:
+    /// docs/PERF.md, runs 10 and 12.)
+    V10 { split_k: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -131,6 +146,7 @@ impl Int4LinearVersion {
         Self::V5 { warps: v3::DEFAULT_WARPS },
         Self::V6 { warps: v3::DEFAULT_WARPS },
         Self::V7 { split_k: 1 },
+        Self::V10 { split_k: 1 },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -156,7 +172,7 @@ impl Int4LinearVersion {
 
     /// This version with the launch choice that suits `m` activation rows
     /// and `n x k` weights on `device`: the warps per block of versions 3
-    /// to 6, the split of `K` of version 7 ([`v7_split_k`]); versions 1 and
+    /// to 6, the split of `K` of version 7 ([`tiled_split_k`]); versions 1 and
     /// 2 have none and are returned as they are.
     ///
     /// Versions 3 to 6: the block's warps split `K`, so fewer warps a block
@@ -165,8 +181,10 @@ impl Int4LinearVersion {
     /// the grid: the largest power of two at most `2048 / blocks` (`blocks =
     /// n / rows_per_block`), from 2 (4 past one MMA tile of activation rows) to 8.
     pub fn tuned(self, m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
-        if let Self::V7 { .. } = self {
-            return Self::V7 { split_k: v7_split_k(m, n, k, device) };
+        match self {
+            Self::V7 { .. } => return Self::V7 { split_k: tiled_split_k(self, m, n, k, device) },
+            Self::V10 { .. } => return Self::V10 { split_k: tiled_split_k(self, m, n, k, device) },
+            _ => {}
         }
         let fewest = if m <= v3::M_PER_TILE { 2 } else { 4 };
         let share = (2048 / n.div_ceil(self.rows_per_block()).max(1)).max(1);
@@ -182,6 +200,7 @@ impl Int4LinearVersion {
             Self::V3 { .. } | Self::V4 { .. } | Self::V5 { .. } => v3::ROWS_PER_BLOCK,
             Self::V6 { .. } => v6::ROWS_PER_BLOCK,
             Self::V7 { .. } => v7::BLOCK_N,
+            Self::V10 { .. } => v10::BLOCK_N,
         }
     }
 
@@ -189,15 +208,15 @@ impl Int4LinearVersion {
     /// (3 to 6).
     pub fn warps(self) -> Option<u32> {
         match self {
-            Self::V1 | Self::V2 | Self::V7 { .. } => None,
+            Self::V1 | Self::V2 | Self::V7 { .. } | Self::V10 { .. } => None,
             Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } => Some(warps),
         }
     }
 
-    /// The slices `K` is split into, for version 7 (the others have no split).
+    /// The slices `K` is split into, for versions 7 and 10 (the others have no split).
     pub fn split_k(self) -> Option<u32> {
         match self {
-            Self::V7 { split_k } => Some(split_k),
+            Self::V7 { split_k } | Self::V10 { split_k } => Some(split_k),
             _ => None,
         }
     }
@@ -214,7 +233,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// 1 to 7.
+    /// 1 to 7, and 10.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -224,7 +243,15 @@ impl Int4LinearVersion {
             Self::V5 { .. } => 5,
             Self::V6 { .. } => 6,
             Self::V7 { .. } => 7,
+            Self::V10 { .. } => 10,
         }
+    }
+
+    /// Whether this version runs on a device of `compute_capability`:
+    /// version 10 is only in the `sm_90a` PTX, which only compute
+    /// capability 9.0 runs (elsewhere its entry points trap).
+    pub fn runs_on(self, compute_capability: (u32, u32)) -> bool {
+        !matches!(self, Self::V10 { .. }) || compute_capability == v10::COMPUTE_CAPABILITY
     }
 
     /// Whether this version takes activations of type `T`.
@@ -250,6 +277,8 @@ impl Int4LinearVersion {
             Self::V6 { .. } => V6_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
             Self::V7 { split_k } if split_k > 1 => V7_SPLIT_K_KERNELS,
             Self::V7 { .. } => V7_KERNELS,
+            Self::V10 { split_k } if split_k > 1 => V10_SPLIT_K_KERNELS,
+            Self::V10 { .. } => V10_KERNELS,
         };
         names.get::<T>()
     }
@@ -274,38 +303,44 @@ pub struct Int4LinearBuffers {
     pub y_len: usize,
 }
 
-/// The split of `K` that version 7 is predicted fastest with for `m`
-/// activation rows and `n x k` weights on `device`, 1 for none.
+/// The split of `K` that a tiled GEMM (version 7 or 10; 1 for the others)
+/// is predicted fastest with for `m` activation rows and `n x k` weights on
+/// `device`, 1 for none.
 ///
-/// A block holds a multiprocessor alone (120 KB of shared memory, ~230
-/// registers a thread), so `s` slices of `tiles = ceil(n / 128) * ceil(m /
-/// 128)` tiles run in `waves = ceil(s * tiles / multiprocessors)` waves of
-/// `ceil(steps / s)` steps of 128 columns each. The split minimises the
-/// predicted time
+/// A block holds a multiprocessor alone (version 7: 120 KB of shared memory,
+/// ~230 registers a thread; version 10: 212 KB), so `s` slices of `tiles =
+/// ceil(n / BLOCK_N) * ceil(m / BLOCK_M)` tiles run in `waves = ceil(s *
+/// tiles / multiprocessors)` waves of `ceil(steps / s)` steps of 128
+/// columns each. The split minimises the predicted time
 ///
 /// `waves * ceil(steps / s) * STEP + [s > 1] (REDUCE + s * tiles * SLICE)`
 ///
 /// over the splits whose slices all hold steps and, past `s = 1`, at least
 /// `v7::MIN_SLICE_STEPS` of them (ties to the smaller split), and keeps it
 /// only if it is predicted at least 10% faster than no split: the model is
-/// not finer than that, and a split costs a workspace. `STEP` (2.0 µs) is
-/// run 8's measured time of a block's step on the H100 (65.5 µs for 32
-/// steps); `REDUCE` (3 µs, the second launch) and `SLICE` (44 ns, a tile's
-/// 64 KB partial written and read back at ~3 TB/s) are predictions
-/// (docs/PERF.md, "v7 split-K"). On the H100, 32 tiles (N = 4096, M <= 128)
-/// split 4 ways, 64 tiles (N = 8192) 2 ways, and grids of a wave or more
-/// rarely split.
-pub fn v7_split_k(m: usize, n: usize, k: usize, device: &DeviceInfo) -> u32 {
-    const STEP_NS: u128 = 2000;
+/// not finer than that, and a split costs a workspace. `STEP` is a block's
+/// step on the H100: 2.0 µs for version 7 (run 8: 65.5 µs for 32 steps),
+/// 1.8 µs predicted for version 10 (twice the tile, about 2.2 times the
+/// MMA rate); `REDUCE` (3 µs, the second launch) and `SLICE` (a tile's
+/// partial written and read back at ~3 TB/s: 44 ns for version 7's 64 KB)
+/// are predictions (docs/PERF.md, "v7 split-K"). On the H100, version 7's
+/// 32 tiles (N = 4096, M <= 128) split 4 ways, 64 tiles (N = 8192) 2 ways,
+/// and grids of a wave or more rarely split.
+pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, device: &DeviceInfo) -> u32 {
+    let (block_n, block_m, step_ns) = match version {
+        Int4LinearVersion::V7 { .. } => (v7::BLOCK_N, v7::BLOCK_M, 2000),
+        Int4LinearVersion::V10 { .. } => (v10::BLOCK_N, v10::BLOCK_M, 1800),
+        _ => return 1,
+    };
     const REDUCE_NS: u128 = 3000;
-    const SLICE_NS: u128 = 44;
-    let tiles = (n.div_ceil(v7::BLOCK_N) * m.div_ceil(v7::BLOCK_M)) as u128;
+    let slice_ns = (block_n * block_m) as u128 * 4 * 2 / 3000; // bytes at 3 bytes/ns
+    let tiles = (n.div_ceil(block_n) * m.div_ceil(block_m)) as u128;
     let steps = k.div_ceil(v7::STEP_K);
     let multiprocessors = device.multiprocessors.max(1) as u128;
     let predicted_ns = |splits: usize| {
         let waves = (splits as u128 * tiles).div_ceil(multiprocessors);
-        let compute = waves * v7::slice_steps(steps, splits) as u128 * STEP_NS;
-        if splits == 1 { compute } else { compute + REDUCE_NS + splits as u128 * tiles * SLICE_NS }
+        let compute = waves * v7::slice_steps(steps, splits) as u128 * step_ns;
+        if splits == 1 { compute } else { compute + REDUCE_NS + splits as u128 * tiles * slice_ns }
     };
     // More slices than multiprocessors would not shorten a wave.
     let most = (steps / v7::MIN_SLICE_STEPS).min(device.multiprocessors as usize).max(1);
@@ -414,12 +449,15 @@ pub fn plan_version<T: Float>(
         Int4LinearVersion::V1 if m == 1 => (v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1)),
         Int4LinearVersion::V1 => (v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE)),
         Int4LinearVersion::V2 => (1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
-        Int4LinearVersion::V7 { split_k } => {
+        Int4LinearVersion::V7 { split_k } | Int4LinearVersion::V10 { split_k } => {
             // The slices are gridDim.z.
             if !(1..=MAX_GRID_Z).contains(&split_k) {
                 return Err(Error::InvalidSplitK { split_k, max: MAX_GRID_Z });
             }
-            (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES)
+            match version {
+                Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, v10::BLOCK_THREADS, v10::SHARED_BYTES),
+                _ => (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES),
+            }
         }
         Int4LinearVersion::V3 { warps }
         | Int4LinearVersion::V4 { warps }
@@ -580,6 +618,15 @@ mod cuda {
                 y_len: y.len(),
             };
             let Some(plan) = plan_version::<T>(&shape, &buffers, version)? else { return Ok(()) };
+            let compute_capability = self.device().compute_capability;
+            if !version.runs_on(compute_capability) {
+                return Err(Error::VersionNotOnDevice {
+                    kernel: "int4_linear",
+                    version: version.number(),
+                    target: "sm_90a",
+                    compute_capability,
+                });
+            }
             let (x, y) = (address(x), address(y));
             let (qweight, scales) = (address(&layer.qweight), address(&layer.scales));
             let zeros = layer.zeros.as_ref().map_or(0, |z| address(z));

@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -213,13 +213,14 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         let (m, n, k) = (1 + rng.below(2000), 1 + rng.below(30_000), 32 * rng.below(1200));
         let multiprocessors = 1 + rng.below(200) as u32;
         let device = DeviceInfo { compute_capability: (9, 0), multiprocessors };
-        let splits = int4_linear::v7_split_k(m, n, k, &device) as usize;
+        let version = [Int4LinearVersion::V7 { split_k: 1 }, Int4LinearVersion::V10 { split_k: 1 }][rng.below(2)];
+        let splits = int4_linear::tiled_split_k(version, m, n, k, &device) as usize;
         let steps = k.div_ceil(v7::STEP_K);
         let slice = v7::slice_steps(steps, splits);
         ensure(
             splits == 1
                 || (slice >= v7::MIN_SLICE_STEPS && (splits - 1) * slice < steps && splits <= multiprocessors as usize),
-            || format!("{m}x{n}x{k} on {multiprocessors} multiprocessors: {splits} slices"),
+            || format!("{version:?} {m}x{n}x{k} on {multiprocessors} multiprocessors: {splits} slices"),
         )?;
     }
     // The plan: the split-K GEMM over gridDim.z, the workspace, the
@@ -279,14 +280,43 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     )
 }
 
+/// Version 10: its own tile, block and shared memory, both entry points,
+/// and only on compute capability 9.0 (its PTX is sm_90a).
+fn plans_version_10(_: &mut Rng) -> TestResult {
+    use Int4LinearVersion::V10;
+    let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
+    let whole = only_launch(int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V10 { split_k: 1 }))?;
+    let expected = LaunchConfig { grid: [3, 3, 1], block: [256, 1, 1], shared_mem_bytes: v10::SHARED_BYTES };
+    ensure(whole.kernel == "int4_linear_v10_f16" && whole.config == expected, || format!("{whole:?}"))?;
+    let split = int4_linear::plan_version::<bf16>(&shape, &buffers(5, &shape, false), V10 { split_k: 2 })?;
+    let split = split.ok_or("no plan")?;
+    ensure(
+        split.launch.kernel == "int4_linear_v10_split_k_bf16"
+            && split.launch.config.grid == [3, 1, 2]
+            && split.split_k.is_some_and(|s| s.workspace_len == 2 * 5 * 600),
+        || format!("{split:?}"),
+    )?;
+    expect_error(
+        int4_linear::plan_version::<f32>(&shape, &buffers(5, &shape, false), V10 { split_k: 1 }),
+        Error::UnsupportedType { kernel: "int4_linear", version: 10, dtype: "f32" },
+    )?;
+    let runs = [(8, 0), (8, 9), (9, 0), (10, 0), (12, 0)].map(|cc| V10 { split_k: 1 }.runs_on(cc));
+    ensure(runs == [false, false, true, false, false], || format!("runs_on: {runs:?}"))?;
+    ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() == 10 || v.runs_on((8, 0))), || "runs_on".into())?;
+    // 212 KB: within the H100's 227 KB a block.
+    ensure(v10::SHARED_BYTES <= 227 * 1024, || format!("{} bytes of shared memory", v10::SHARED_BYTES))
+}
+
 /// The versions whose block is a launch choice, with `warps` per block.
 fn tensor_core_versions(warps: u32) -> impl Iterator<Item = Int4LinearVersion> {
     Int4LinearVersion::ALL.into_iter().filter(|v| v.warps().is_some()).map(move |v| v.with_warps(warps))
 }
 
-/// Every version with its default launch, and version 7 split [`SPLIT`] ways.
+/// Every version with its default launch, and versions 7 and 10 split
+/// [`SPLIT`] ways.
 fn versions_under_test() -> Vec<Int4LinearVersion> {
-    Int4LinearVersion::ALL.into_iter().chain([Int4LinearVersion::V7 { split_k: SPLIT }]).collect()
+    let split = [Int4LinearVersion::V7 { split_k: SPLIT }, Int4LinearVersion::V10 { split_k: SPLIT }];
+    Int4LinearVersion::ALL.into_iter().chain(split).collect()
 }
 
 /// Quantizes random weights, runs `versions` in every activation type they
@@ -336,7 +366,22 @@ fn check_versions<T: TestFloat>(
     for &version in versions.iter().filter(|v| v.supports::<T>()) {
         let guard = 64;
         let y = poisoned::<T>(kernels, m * n + guard);
-        kernels.int4_linear_version(version, &dx, m, layer, &mut y.index(0..m * n), kernels.stream())?;
+        let call = kernels.int4_linear_version(version, &dx, m, layer, &mut y.index(0..m * n), kernels.stream());
+        let compute_capability = kernels.device().compute_capability;
+        if !version.runs_on(compute_capability) {
+            // Refused before launch, nothing written.
+            let refused = Error::VersionNotOnDevice {
+                kernel: "int4_linear",
+                version: version.number(),
+                target: "sm_90a",
+                compute_capability,
+            };
+            expect_error(call, refused)?;
+            let untouched = T::to_f32_vec(&download(kernels, &y)).iter().all(|v| v.is_nan());
+            ensure(untouched, || format!("{version:?}: wrote y on a device it does not run on"))?;
+            continue;
+        }
+        call?;
         let got = T::to_f32_vec(&download(kernels, &y));
         let what = || format!("{version:?} {} {what}", T::NAME);
         ensure(got[m * n..].iter().all(|v| v.is_nan()), || format!("{}: wrote past y", what()))?;
@@ -471,14 +516,18 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Version 7 split along `K` on ragged shapes: `M` inside and past its
-/// 128-row tiles, `N` not a multiple of 128, `K` of 6 steps (the last
+/// Versions 7 and 10 split along `K` on ragged shapes: `M` inside and past
+/// their 128-row tiles, `N` not a multiple of 128, `K` of 6 steps (the last
 /// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
 /// an empty slice) and 9 ways (more slices than steps); every group size
 /// and mode, with and without bias (check_layer: f64 reference, poisoned
-/// output, guard). The other GPU tests run a split of 3 besides.
+/// output, guard); and unsplit, past one tile of activation rows. The
+/// other GPU tests run a split of 3 besides.
 fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    let splits = [2, 4, 9].map(|split_k| Int4LinearVersion::V7 { split_k });
+    let splits: Vec<_> = [1, 2, 4, 9]
+        .into_iter()
+        .flat_map(|split_k| [Int4LinearVersion::V7 { split_k }, Int4LinearVersion::V10 { split_k }])
+        .collect();
     for (i, m) in [17, 130, 257].into_iter().enumerate() {
         for (j, mode) in MODES.into_iter().enumerate() {
             for (l, group_size) in [32, 64, 128].into_iter().enumerate() {
@@ -667,6 +716,7 @@ fn main() {
     run(vec![
         cpu_test("cpu::plans_check_shapes", plans_check_shapes),
         cpu_test("cpu::plans_split_k", plans_split_k),
+        cpu_test("cpu::plans_version_10", plans_version_10),
         cpu_test("cpu::device_unpacking_is_exact", device_unpacking_is_exact),
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),

@@ -7,7 +7,7 @@
 use crate::cases::LINEAR_VERSIONS;
 use crate::model::{Case, Dtype, LinearShape, Op, Size};
 use quant_kernels::abi::int4_linear::v3::MAX_WARPS;
-use quant_kernels::abi::int4_linear::v7;
+use quant_kernels::abi::int4_linear::{v7, v10};
 use quant_kernels::cust::memory::{DeviceCopy, DeviceSlice};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{self, DeviceInt4Linear, Int4LinearBuffers, Int4LinearVersion};
@@ -99,20 +99,21 @@ pub fn elementwise_case(op: Op, elements: usize, variant: Variant<u32>, device: 
 }
 
 /// Whether a sweep's block size applies to the variant's version (3 to 6,
-/// up to their largest block; version 7 at its fixed block, so that a
-/// sweep runs it once).
+/// up to their largest block; versions 7 and 10 at their fixed block, so
+/// that a sweep runs them once).
 pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
     match (variant.version, variant.block) {
         (_, None) => true,
         (Int4LinearVersion::V7 { .. }, Some(threads)) => threads == v7::BLOCK_THREADS,
+        (Int4LinearVersion::V10 { .. }, Some(threads)) => threads == v10::BLOCK_THREADS,
         (version, Some(threads)) => version.warps().is_some() && threads <= 32 * MAX_WARPS,
     }
 }
 
-/// The int4 versions that take activations of `dtype`, each with the
-/// library's launch choice for the shape on `device`
+/// The int4 versions that take activations of `dtype` and run on `device`,
+/// each with the library's launch choice for the shape there
 /// (`Int4LinearVersion::tuned`: warps, split of `K`); where that splits `K`
-/// (version 7), version 7 unsplit too, to compare.
+/// (versions 7 and 10), the version unsplit too, to compare.
 pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) -> Vec<Int4LinearVersion> {
     let supported = |version: &Int4LinearVersion| match dtype {
         Dtype::F32 => version.supports::<f32>(),
@@ -121,7 +122,7 @@ pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) ->
     };
     let LinearShape { m, n, k, .. } = shape;
     let mut versions = Vec::new();
-    for &version in LINEAR_VERSIONS.iter().filter(|v| supported(v)) {
+    for &version in LINEAR_VERSIONS.iter().filter(|v| supported(v) && v.runs_on(device.compute_capability)) {
         let tuned = version.tuned(m, n, k, device);
         if tuned.split_k().is_some_and(|splits| splits > 1) {
             versions.push(version);
@@ -151,7 +152,7 @@ fn case(op: Op, launch: Launch, version: String, dtype: Dtype, size: Size) -> Ca
     Case { op, kernel: launch.kernel, version, dtype, block: Some(launch.config.block[0]), size }
 }
 
-/// `v1`, `v2`, ..., and `v7 split 4` where version 7 splits `K`.
+/// `v1`, `v2`, ..., and `v7 split 4` where version 7 (or 10) splits `K`.
 pub fn version_name(version: Int4LinearVersion) -> String {
     match version.split_k() {
         Some(splits) if splits > 1 => format!("v{} split {splits}", version.number()),

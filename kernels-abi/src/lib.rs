@@ -275,4 +275,51 @@ pub mod int4_linear {
         /// most of its time filling it.
         pub const MIN_SLICE_STEPS: usize = 4;
     }
+
+    /// Version 10, `int4_linear_v10_*` and `int4_linear_v10_split_k_*`
+    /// (sm_90a only): version 7's tiled GEMM on the Hopper's warpgroup MMAs
+    /// (`wgmma.mma_async`), the dequantized weights as the A operand in
+    /// registers and the activations as B, read by the tensor cores from
+    /// shared memory. Same arguments, split-K and reduction as version 7;
+    /// the layout of a stage is documented in the kernel's file.
+    pub mod v10 {
+        /// The only compute capability whose PTX (`sm_90a`) has it.
+        pub const COMPUTE_CAPABILITY: (u32, u32) = (9, 0);
+        /// Warpgroups (4 warps) per block; each owns `WARPGROUP_N` weight rows.
+        pub const WARPGROUPS: usize = 2;
+        /// Weight rows per warpgroup: `WARPGROUP_N / 64` MMAs of 64 rows.
+        pub const WARPGROUP_N: usize = 128;
+        /// Weight rows (`n`) per block.
+        pub const BLOCK_N: usize = WARPGROUPS * WARPGROUP_N;
+        /// Activation rows (`m`) per block: the `N` of `wgmma.m64n128k16`.
+        pub const BLOCK_M: usize = 128;
+        /// Threads per block (fixed: the tile needs every warp).
+        pub const BLOCK_THREADS: u32 = (WARPGROUPS * 128) as u32;
+        /// Columns (`k`) per stage, as version 7 (split-K slices are counted in them).
+        pub const STEP_K: usize = super::v7::STEP_K;
+        /// Stages in the ring; `STAGES - 2` steps of copies are in flight
+        /// (the stage a step overwrites was read two steps before, by MMAs
+        /// that have finished).
+        pub const STAGES: usize = 4;
+        /// Codes per stage: `BLOCK_N` rows x 64 bytes.
+        pub const CODE_BYTES_PER_STAGE: usize = BLOCK_N * STEP_K / 2;
+        /// Bytes from one 16-byte column of a stage's activations (8
+        /// columns of `k` for all `BLOCK_M` rows) to the next: the `wgmma`
+        /// descriptor's leading byte offset. The 64 bytes past `16 BLOCK_M`
+        /// keep the copies' writes free of bank conflicts.
+        pub const ACTIVATION_COLUMN_BYTES: usize = 16 * BLOCK_M + 64;
+        /// Activations per stage: `STEP_K / 8` columns of 16 bytes.
+        pub const ACTIVATION_BYTES_PER_STAGE: usize = STEP_K / 8 * ACTIVATION_COLUMN_BYTES;
+        /// Bytes of one stage.
+        pub const STAGE_BYTES: usize = CODE_BYTES_PER_STAGE + ACTIVATION_BYTES_PER_STAGE;
+        /// Group constants per weight row and step: one per group of 32
+        /// columns at most.
+        pub const GROUPS_PER_STEP: usize = STEP_K / 32;
+        /// Bytes of one step's group constants: `BLOCK_N` rows x
+        /// `GROUPS_PER_STEP` x (packed scale, packed offset).
+        pub const PARAM_BYTES: usize = BLOCK_N * GROUPS_PER_STEP * 8;
+        /// Dynamic shared memory per block (212 KB of the H100's 227): the
+        /// ring, then two steps' group constants.
+        pub const SHARED_BYTES: u32 = (STAGES * STAGE_BYTES + 2 * PARAM_BYTES) as u32;
+    }
 }

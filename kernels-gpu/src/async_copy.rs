@@ -73,3 +73,25 @@ pub unsafe fn load_shared16(address: u32) -> [u32; 4] {
     }
     v
 }
+
+/// Loads 8 bytes from shared address `address`.
+///
+/// # Safety
+/// `address` is 8-byte aligned inside the block's shared memory.
+#[inline(always)]
+pub unsafe fn load_shared8(address: u32) -> [u32; 2] {
+    let (a, b): (u32, u32);
+    // SAFETY: the caller guarantees the address.
+    unsafe { asm!("ld.shared.v2.u32 {{{a}, {b}}}, [{p}];", a = out(reg32) a, b = out(reg32) b, p = in(reg32) address) };
+    [a, b]
+}
+
+/// Stores 8 bytes to shared address `address`.
+///
+/// # Safety
+/// `address` is 8-byte aligned inside the block's shared memory.
+#[inline(always)]
+pub unsafe fn store_shared8(address: u32, value: [u32; 2]) {
+    // SAFETY: the caller guarantees the address.
+    unsafe { asm!("st.shared.v2.u32 [{p}], {{{a}, {b}}};", p = in(reg32) address, a = in(reg32) value[0], b = in(reg32) value[1]) };
+}

@@ -14,27 +14,34 @@
 /// `$params` with `T = $float`. Only the thin `#[no_mangle]` wrapper is
 /// generated (in a module of its own, where `T` names `$float`); the kernel
 /// is the one generic function. Constant parameters after the type, if the
-/// body has any, follow its name: `$body [1, 128]` calls `$body::<T, 1, 128>`.
+/// body has any, follow its name: `$body [1, 128]` calls `$body::<T, 1, 128>`;
+/// a type parameter likewise: `$body<Kernel>` calls `$body::<T, Kernel>`.
 macro_rules! export_per_float {
     ($body:ident $params:tt as $($name:ident for $float:ty),+ $(,)?) => {
-        $(export_per_float!(@one $body [] $params $name $float);)+
+        export_per_float!(@each $body [] $params $($name $float)+);
     };
-    ($body:ident $constants:tt $params:tt as $($name:ident for $float:ty),+ $(,)?) => {
-        $(export_per_float!(@one $body $constants $params $name $float);)+
+    ($body:ident [$($constant:expr),*] $params:tt as $($name:ident for $float:ty),+ $(,)?) => {
+        export_per_float!(@each $body [$(, { $constant })*] $params $($name $float)+);
     };
-    (@one $body:ident [$($constant:expr),*] ($($param:ident: $ty:ty),* $(,)?) $name:ident $float:ty) => {
+    ($body:ident <$kernel:ty> $params:tt as $($name:ident for $float:ty),+ $(,)?) => {
+        export_per_float!(@each $body [, $kernel] $params $($name $float)+);
+    };
+    (@each $body:ident $generic:tt $params:tt $($name:ident $float:ty)+) => {
+        $(export_per_float!(@one $body $generic $params $name $float);)+
+    };
+    (@one $body:ident [$($generic:tt)*] ($($param:ident: $ty:ty),* $(,)?) $name:ident $float:ty) => {
         pub mod $name {
             #[allow(unused_imports)]
             use super::*;
             type T = $float;
-            #[doc = concat!("`", stringify!($body), "::<", stringify!($float), $(", ", stringify!($constant),)* ">`.")]
+            #[doc = concat!("`", stringify!($body), "::<", stringify!($float $($generic)*), ">`.")]
             ///
             /// # Safety
             /// As for the generic body.
             #[unsafe(no_mangle)]
             pub unsafe extern "ptx-kernel" fn $name($($param: $ty),*) {
                 // SAFETY: the caller's contract is the generic body's.
-                unsafe { super::$body::<T $(, { $constant })*>($($param),*) }
+                unsafe { super::$body::<T $($generic)*>($($param),*) }
             }
         }
     };
@@ -45,6 +52,7 @@ pub mod device;
 pub mod float;
 pub mod math;
 pub mod mma;
+pub mod wgmma;
 
 pub mod add_mul_exp;
 pub mod int4_linear;

@@ -1,34 +1,47 @@
-//! What the tensor-core versions (3 to 7) share: their entry points, the
-//! dequantization of a lane's codes into MMA fragments, the 8 MMAs of a warp
-//! step, and the epilogue that adds the warps' partial tiles and stores them.
+//! What the tensor-core versions (3 to 7, and 10) share: their entry
+//! points, the dequantization of a lane's codes into MMA fragments, the 8
+//! MMAs of a warp step, the epilogue that adds the warps' partial tiles and
+//! stores them, and the entry points of the tiled GEMMs (7 and 10) around
+//! their main loops.
 //! The fragment layout is in [`crate::mma`]; how a lane's columns map to MMA
 //! slots is in the documentation of version 3.
 
 use super::GroupParams;
 use crate::device::{
-    Strided, block_dim_x, block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, sync_threads, warp_id,
+    Strided, block_dim_x, block_idx_x, block_idx_y, block_idx_z, dynamic_shared_memory, grid_dim_y, grid_dim_z,
+    lane_id, sync_threads, warp_id,
 };
 use crate::mma::{MmaHalf, splat2};
+use crate::wgmma::WgmmaHalf;
+use core::ops::Range;
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK};
+use quant_kernels_abi::int4_linear::v7::{STEP_K, slice_steps};
 
 /// Exports a tensor-core version's entry points (through
 /// `export_per_float!`), one per activation type and number of MMA tiles of
 /// activation rows (and the body's other constants: group size, row tiles;
-/// version 7 has none). All take the arguments of `int4_linear_v1_m1_f32`,
+/// the tiled GEMMs, versions 7 and 10, have none but their main loop:
+/// `linear_tiled<V7>`). All take the arguments of `int4_linear_v1_m1_f32`,
 /// with `x` and `y` of the entry's type (`bias` stays f32), `x` and
 /// `qweight` 16-byte aligned. Launch (versions 3 to 6): grid `(ceil(n /
 /// rows per block), min(ceil(m / (8 * n_tiles)), MAX_GRID_Y))`, 1 to 16
 /// warps, and the version's `shared_bytes` of dynamic shared memory;
-/// version 7's is in its file.
+/// versions 7 and 10 have theirs in their files.
 macro_rules! entry_points {
-    ($body:ident: $($name:ident: $type:ty $(, $constant:expr)*;)*) => {$(
+    ($body:ident<$kernel:ty>: $($name:ident: $type:ty;)*) => {
+        $($crate::int4_linear::mma_tile::entry_points!(@one $body [, $kernel] $name $type);)*
+    };
+    ($body:ident: $($name:ident: $type:ty $(, $constant:expr)*;)*) => {
+        $($crate::int4_linear::mma_tile::entry_points!(@one $body [$(, { $constant })*] $name $type);)*
+    };
+    (@one $body:ident [$($generic:tt)*] $name:ident $type:ty) => {
         export_per_float!(
-            $body [$($constant),*] (
+            @one $body [$($generic)*] (
                 x: *const T, qweight: *const u32, scales: *const u16, zeros: *const u8, bias: *const f32,
                 y: *mut T, m: u32, n: u32, k: u32, group_size: u32,
-            ) as $name for $type
+            ) $name $type
         );
-    )*};
+    };
 }
 pub(super) use entry_points;
 
@@ -81,11 +94,13 @@ pub(super) fn activation_tiles(m: usize, m_tile: usize) -> impl Iterator<Item = 
 }
 
 /// A row's dequantization constants for one step, as packed pairs: the
-/// scale, and `-(MAGIC + z)`.
+/// scale, and `-(MAGIC + z)`. (Version 10 keeps them in shared memory in
+/// this order, 8 bytes a row and group.)
 #[derive(Clone, Copy, Default)]
+#[repr(C)]
 pub(super) struct RowParams {
-    scale: u32,
-    neg_offset: u32,
+    pub scale: u32,
+    pub neg_offset: u32,
 }
 
 impl RowParams {
@@ -99,15 +114,21 @@ impl RowParams {
         core::array::from_fn(|r| {
             // SAFETY: forwarded from the caller.
             let (scale, zero) = unsafe { (groups.scale_bits(rows[r], group), groups.zero_point(rows[r], group)) };
-            RowParams { scale: splat2(T::from_f16_bits(scale)), neg_offset: splat2(T::NEG_MAGIC_BITS | zero as u16) }
+            Self::from_raw::<T>(scale, zero)
         })
+    }
+
+    /// The constants of a group of scale `scale_bits` (f16) and zero point `zero`.
+    #[inline(always)]
+    pub(super) fn from_raw<T: MmaHalf>(scale_bits: u16, zero: u32) -> Self {
+        RowParams { scale: splat2(T::from_f16_bits(scale_bits)), neg_offset: splat2(T::NEG_MAGIC_BITS | zero as u16) }
     }
 }
 
 /// Two weights `(u - z) * s` of `word`'s nibble pair `pair` (elements
 /// `2 * pair` and `2 * pair + 1`), packed.
 #[inline(always)]
-fn dequantize_pair<T: MmaHalf>(word: u32, pair: u32, params: RowParams) -> u32 {
+pub(super) fn dequantize_pair<T: MmaHalf>(word: u32, pair: u32, params: RowParams) -> u32 {
     let magic_plus_codes = ((word >> (4 * pair)) & 0x000F_000F) | splat2(T::MAGIC_BITS);
     let one = splat2(T::ONE_BITS);
     let codes_minus_zero = T::fma2(magic_plus_codes, one, params.neg_offset);
@@ -232,4 +253,93 @@ impl<T: MmaHalf> Epilogue<T> {
             }
         }
     }
+}
+
+/// The main loop of a tiled GEMM (versions 7 and 10), which the two entry
+/// points of each share: [`linear_tiled`] over the whole of `K`, into `y`
+/// with the bias, and [`linear_tiled_split_k`] over one slice of it, into
+/// an f32 workspace.
+pub(super) trait TiledGemm {
+    /// Each of the block's output tiles summed over `steps` (steps of
+    /// `STEP_K` columns, within `0..ceil(k / STEP_K)`), each sum handed to
+    /// `store(row, activation_row, sum)`, which must ignore outputs past `n`
+    /// or `m` (tiles overhang both).
+    ///
+    /// # Safety
+    /// As for the entry points (`x`, the weights, `m`, `n`, `k` and
+    /// `group_size`), and the version's launch shape.
+    unsafe fn sum_tiles<T: WgmmaHalf>(
+        x: *const T,
+        qweight: *const u32,
+        groups: GroupParams,
+        dims: (usize, usize, usize),
+        steps: Range<usize>,
+        store: impl Fn(usize, usize, f32),
+    );
+}
+
+/// A tiled GEMM over the whole of `K`, into `y` with the bias.
+///
+/// # Safety
+/// As for the entry points, and the version's launch shape.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn linear_tiled<T: WgmmaHalf, G: TiledGemm>(
+    x: *const T,
+    qweight: *const u32,
+    scales: *const u16,
+    zeros: *const u8,
+    bias: *const f32,
+    y: *mut T,
+    m: u32,
+    n: u32,
+    k: u32,
+    group_size: u32,
+) {
+    let (m, n, k) = (m as usize, n as usize, k as usize);
+    let epilogue = Epilogue { bias, y, m, n };
+    let groups = GroupParams::new(scales, zeros, k, group_size);
+    // SAFETY: y holds m x n elements and bias n (or is null), from the caller.
+    let store = |row, activation_row, sum| unsafe { epilogue.write(row, activation_row, sum) };
+    // SAFETY: forwarded from the caller.
+    unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), 0..k.div_ceil(STEP_K), store) }
+}
+
+/// Split-K: block `(bx, by, bz)` sums slice `bz` of the steps of `K` into
+/// `partials[bz]` (`[gridDim.z][m][n]` f32), without the bias: slice `z`
+/// takes `slice_steps(steps, gridDim.z)` steps from step `z *
+/// slice_steps` (the last ones may be shorter or empty; an empty one
+/// stores zeros). `split_k.rs` adds the slices into `y`.
+///
+/// # Safety
+/// As for [`linear_tiled`], with `partials` holding `gridDim.z * m * n` f32.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn linear_tiled_split_k<T: WgmmaHalf, G: TiledGemm>(
+    x: *const T,
+    qweight: *const u32,
+    scales: *const u16,
+    zeros: *const u8,
+    partials: *mut f32,
+    m: u32,
+    n: u32,
+    k: u32,
+    group_size: u32,
+) {
+    let (m, n, k, slice) = (m as usize, n as usize, k as usize, block_idx_z() as usize);
+    let steps = k.div_ceil(STEP_K);
+    let per_slice = slice_steps(steps, grid_dim_z() as usize);
+    let first_step = (slice * per_slice).min(steps);
+    let this_slice = first_step..(first_step + per_slice).min(steps);
+    // SAFETY: slice < gridDim.z, so the slice's m x n floats are inside partials.
+    let partials = unsafe { partials.add(slice * m * n) };
+    let store = |row: usize, activation_row: usize, sum: f32| {
+        if row < n && activation_row < m {
+            // SAFETY: inside the slice's m x n floats.
+            unsafe { *partials.add(activation_row * n + row) = sum };
+        }
+    };
+    let groups = GroupParams::new(scales, zeros, k, group_size);
+    // SAFETY: forwarded from the caller.
+    unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), this_slice, store) }
 }

@@ -52,12 +52,14 @@ mod v4;
 mod v5;
 mod v6;
 mod v7;
+mod v10;
 pub use split_k::*;
 pub use v3::*;
 pub use v4::*;
 pub use v5::*;
 pub use v6::*;
 pub use v7::*;
+pub use v10::*;
 
 /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`, `g = k / group_size`,
 /// one activation row per block: the decode (`M = 1`) entry point.
@@ -325,6 +327,7 @@ pub unsafe extern "ptx-kernel" fn int4_linear_v2_f32(
 
 /// Where the rows' group scales and zero points are, and how to read them
 /// (layout in `quant_kernels_abi::int4`); every version reads them this way.
+#[derive(Clone, Copy)]
 struct GroupParams {
     scales: *const u16,
     /// Null for symmetric weights.

@@ -84,20 +84,22 @@
 //! dynamic shared memory.
 
 use super::GroupParams;
-use super::mma_tile::{Epilogue, RowParams, activation_tiles, entry_points, mma_word};
+use super::mma_tile::{
+    RowParams, TiledGemm, activation_tiles, entry_points, linear_tiled, linear_tiled_split_k, mma_word,
+};
 use crate::async_copy::{commit, copy16, dynamic_shared_address, load_shared16, wait};
-use crate::device::{block_idx_x, block_idx_z, grid_dim_z, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
+use crate::device::{block_idx_x, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
 use crate::float::Bf16;
-use crate::mma::MmaHalf;
+use crate::wgmma::WgmmaHalf;
 use core::array::from_fn;
 use core::ops::Range;
 use quant_kernels_abi::int4_linear::v7::{
     BLOCK_M, BLOCK_N, BLOCK_THREADS, CODE_BYTES_PER_STAGE, SHARED_BYTES, STAGE_BYTES, STAGES, STEP_K, WARP_M, WARP_N,
-    WARPS_N, slice_steps, swizzle,
+    WARPS_N, swizzle,
 };
 
 entry_points! {
-    linear_v7:
+    linear_tiled<V7>:
     int4_linear_v7_f16: f16;
     int4_linear_v7_bf16: Bf16;
 }
@@ -105,7 +107,7 @@ entry_points! {
 // The split-K entry points: `partials` (`[gridDim.z][m][n]` f32) in place of
 // `bias` and `y`.
 export_per_float!(
-    linear_v7_split_k (
+    linear_tiled_split_k<V7> (
         x: *const T, qweight: *const u32, scales: *const u16, zeros: *const u8, partials: *mut f32,
         m: u32, n: u32, k: u32, group_size: u32,
     ) as int4_linear_v7_split_k_f16 for f16, int4_linear_v7_split_k_bf16 for Bf16
@@ -121,218 +123,150 @@ const ACTIVATION_CHUNKS: usize = BLOCK_M * 16;
 const THREADS: usize = BLOCK_THREADS as usize;
 const _: () = assert!(CODE_CHUNKS % THREADS == 0 && ACTIVATION_CHUNKS % THREADS == 0 && STAGES >= 2);
 
-/// Version 7 over the whole of `K`, into `y` with the bias.
-///
-/// # Safety
-/// As for the entry points, and the launch shape above (`blockDim.x ==
-/// BLOCK_THREADS`: each thread's share of the copies assumes it).
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn linear_v7<T: MmaHalf>(
-    x: *const T,
-    qweight: *const u32,
-    scales: *const u16,
-    zeros: *const u8,
-    bias: *const f32,
-    y: *mut T,
-    m: u32,
-    n: u32,
-    k: u32,
-    group_size: u32,
-) {
-    let epilogue = Epilogue { bias, y, m: m as usize, n: n as usize };
-    let steps = 0..(k as usize).div_ceil(STEP_K);
-    // SAFETY: y holds m x n elements and bias n (or is null), from the caller.
-    let store = |row, activation_row, sum| unsafe { epilogue.write(row, activation_row, sum) };
-    // SAFETY: forwarded from the caller.
-    unsafe { sum_tiles(x, qweight, scales, zeros, (m, n, k, group_size), steps, store) }
-}
+/// Version 7's main loop (launch shape above: `blockDim.x ==
+/// BLOCK_THREADS`, each thread's share of the copies assumes it).
+pub(super) struct V7;
 
-/// Split-K: block `(bx, by, bz)` sums slice `bz` of the steps of `K` into
-/// `partials[bz]`, f32, without the bias (see the module documentation).
-///
-/// # Safety
-/// As for [`linear_v7`], with `partials` holding `gridDim.z * m * n` f32.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn linear_v7_split_k<T: MmaHalf>(
-    x: *const T,
-    qweight: *const u32,
-    scales: *const u16,
-    zeros: *const u8,
-    partials: *mut f32,
-    m: u32,
-    n: u32,
-    k: u32,
-    group_size: u32,
-) {
-    let (activation_rows, rows, slice) = (m as usize, n as usize, block_idx_z() as usize);
-    let steps = (k as usize).div_ceil(STEP_K);
-    let per_slice = slice_steps(steps, grid_dim_z() as usize);
-    let first_step = (slice * per_slice).min(steps);
-    let this_slice = first_step..(first_step + per_slice).min(steps);
-    // SAFETY: slice < gridDim.z, so the slice's m x n floats are inside partials.
-    let partials = unsafe { partials.add(slice * activation_rows * rows) };
-    let store = |row: usize, activation_row: usize, sum: f32| {
-        if row < rows && activation_row < activation_rows {
-            // SAFETY: inside the slice's m x n floats.
-            unsafe { *partials.add(activation_row * rows + row) = sum };
-        }
-    };
-    // SAFETY: forwarded from the caller.
-    unsafe { sum_tiles(x, qweight, scales, zeros, (m, n, k, group_size), this_slice, store) }
-}
+impl TiledGemm for V7 {
+    #[inline(always)]
+    unsafe fn sum_tiles<T: WgmmaHalf>(
+        x: *const T,
+        qweight: *const u32,
+        groups: GroupParams,
+        (m, n, k): (usize, usize, usize),
+        steps: Range<usize>,
+        store: impl Fn(usize, usize, f32),
+    ) {
+        let (thread, warp, lane) = (thread_idx_x() as usize, warp_id() as usize, lane_id() as usize);
+        let (g, t) = (lane / 4, lane % 4);
+        // The warp's rows within the block's tile.
+        let (warp_rows, warp_activation_rows) = (WARP_N * (warp % WARPS_N), WARP_M * (warp / WARPS_N));
+        let first_row = block_idx_x() as usize * BLOCK_N;
+        // Rows g and g + 8 of each A tile, clamped below n for the group
+        // constants (rows past n are zero-filled in shared memory and never stored).
+        let rows: [[usize; 2]; A_TILES] =
+            from_fn(|i| from_fn(|h| (first_row + warp_rows + 16 * i + g + 8 * h).min(n - 1)));
+        let chunks_per_row = k / 32; // 16-byte chunks of codes, 32 columns each
+        let Range { start: first_step, end: end_step } = steps;
+        let ring = dynamic_shared_address();
+        // The stage after `stage` in the ring (no division by STAGES).
+        let next_stage = |stage: u32| {
+            let next = stage + STAGE_BYTES as u32;
+            if next == ring + SHARED_BYTES { ring } else { next }
+        };
+        // Where this thread's copies go in a stage, as one offset plus
+        // constants (`+ 4096 p` for its p-th chunk of either kind): code chunk
+        // `(r, q) = (thread / 4 + 64 p, thread % 4)` at `64 r + 16 q`, and
+        // activation chunk `(r, c) = (thread / 16 + 16 p, thread % 16)` at its
+        // swizzled slot (the swizzle depends on r's parity only, the same for every p).
+        let (code_row, code_chunk) = (thread / 4, thread % 4);
+        let (activation_row, activation_chunk) = (thread / 16, thread % 16);
+        let code_slot = (16 * thread) as u32;
+        let activation_slot = (CODE_BYTES_PER_STAGE
+            + 256 * activation_row
+            + 16 * (activation_chunk ^ swizzle(activation_row, activation_chunk))) as u32;
+        // Where this lane reads a stage, likewise: its codes of A tile a, row
+        // g + 8h at `+ 1024 a + 512 h`; its activations of B tile j, quad q at
+        // `+ 2048 j + 16 (q ^ lane_swizzle)` (chunk 4t + q of row 8j + g, whose
+        // swizzle is the same for every j and q: t >> 1 and g's parity).
+        let lane_codes = (64 * (warp_rows + g) + 16 * t) as u32;
+        let lane_activations = (CODE_BYTES_PER_STAGE + 256 * (warp_activation_rows + g) + 64 * t) as u32;
+        let lane_swizzle = swizzle(warp_activation_rows + g, 4 * t) as u32;
 
-/// The body of every version 7 entry point: each of the block's output
-/// tiles summed over `steps` (steps of `STEP_K` columns, within
-/// `0..ceil(k / STEP_K)`), each sum handed to `store(row, activation_row,
-/// sum)`, which must ignore outputs past `n` or `m` (tiles overhang both).
-///
-/// # Safety
-/// As for the entry points (`x`, the weights, `m`, `n`, `k` and
-/// `group_size`), and the launch shape above (`blockDim.x ==
-/// BLOCK_THREADS`: each thread's share of the copies assumes it).
-#[inline(always)]
-unsafe fn sum_tiles<T: MmaHalf>(
-    x: *const T,
-    qweight: *const u32,
-    scales: *const u16,
-    zeros: *const u8,
-    (m, n, k, group_size): (u32, u32, u32, u32),
-    steps: Range<usize>,
-    store: impl Fn(usize, usize, f32),
-) {
-    let (m, n, k) = (m as usize, n as usize, k as usize);
-    let groups = GroupParams::new(scales, zeros, k, group_size);
-    let (thread, warp, lane) = (thread_idx_x() as usize, warp_id() as usize, lane_id() as usize);
-    let (g, t) = (lane / 4, lane % 4);
-    // The warp's rows within the block's tile.
-    let (warp_rows, warp_activation_rows) = (WARP_N * (warp % WARPS_N), WARP_M * (warp / WARPS_N));
-    let first_row = block_idx_x() as usize * BLOCK_N;
-    // Rows g and g + 8 of each A tile, clamped below n for the group
-    // constants (rows past n are zero-filled in shared memory and never stored).
-    let rows: [[usize; 2]; A_TILES] =
-        from_fn(|i| from_fn(|h| (first_row + warp_rows + 16 * i + g + 8 * h).min(n - 1)));
-    let chunks_per_row = k / 32; // 16-byte chunks of codes, 32 columns each
-    let Range { start: first_step, end: end_step } = steps;
-    let ring = dynamic_shared_address();
-    // The stage after `stage` in the ring (no division by STAGES).
-    let next_stage = |stage: u32| {
-        let next = stage + STAGE_BYTES as u32;
-        if next == ring + SHARED_BYTES { ring } else { next }
-    };
-    // Where this thread's copies go in a stage, as one offset plus
-    // constants (`+ 4096 p` for its p-th chunk of either kind): code chunk
-    // `(r, q) = (thread / 4 + 64 p, thread % 4)` at `64 r + 16 q`, and
-    // activation chunk `(r, c) = (thread / 16 + 16 p, thread % 16)` at its
-    // swizzled slot (the swizzle depends on r's parity only, the same for every p).
-    let (code_row, code_chunk) = (thread / 4, thread % 4);
-    let (activation_row, activation_chunk) = (thread / 16, thread % 16);
-    let code_slot = (16 * thread) as u32;
-    let activation_slot = (CODE_BYTES_PER_STAGE
-        + 256 * activation_row
-        + 16 * (activation_chunk ^ swizzle(activation_row, activation_chunk))) as u32;
-    // Where this lane reads a stage, likewise: its codes of A tile a, row
-    // g + 8h at `+ 1024 a + 512 h`; its activations of B tile j, quad q at
-    // `+ 2048 j + 16 (q ^ lane_swizzle)` (chunk 4t + q of row 8j + g, whose
-    // swizzle is the same for every j and q: t >> 1 and g's parity).
-    let lane_codes = (64 * (warp_rows + g) + 16 * t) as u32;
-    let lane_activations = (CODE_BYTES_PER_STAGE + 256 * (warp_activation_rows + g) + 64 * t) as u32;
-    let lane_swizzle = swizzle(warp_activation_rows + g, 4 * t) as u32;
-
-    for first_m in activation_tiles(m, BLOCK_M) {
-        // Copies step `i` into `stage` (none past the slice's last step),
-        // then commits a group either way, so that the `j`-th group holds
-        // the slice's `j`-th step.
-        let issue = |i: usize, stage: u32| {
-            if i < end_step {
-                let c = 4 * i + code_chunk;
-                for p in 0..CODE_CHUNKS / THREADS {
-                    let row = first_row + code_row + 64 * p;
-                    let valid = row < n && c < chunks_per_row;
-                    // SAFETY: when valid, chunk c of row `row` < n lies in
-                    // qweight (16-byte aligned); the slot is inside the stage.
-                    unsafe {
-                        let source = qweight.add(if valid { 4 * (row * chunks_per_row + c) } else { 0 });
-                        copy16(stage + code_slot + (4096 * p) as u32, source.cast(), valid);
+        for first_m in activation_tiles(m, BLOCK_M) {
+            // Copies step `i` into `stage` (none past the slice's last step),
+            // then commits a group either way, so that the `j`-th group holds
+            // the slice's `j`-th step.
+            let issue = |i: usize, stage: u32| {
+                if i < end_step {
+                    let c = 4 * i + code_chunk;
+                    for p in 0..CODE_CHUNKS / THREADS {
+                        let row = first_row + code_row + 64 * p;
+                        let valid = row < n && c < chunks_per_row;
+                        // SAFETY: when valid, chunk c of row `row` < n lies in
+                        // qweight (16-byte aligned); the slot is inside the stage.
+                        unsafe {
+                            let source = qweight.add(if valid { 4 * (row * chunks_per_row + c) } else { 0 });
+                            copy16(stage + code_slot + (4096 * p) as u32, source.cast(), valid);
+                        }
+                    }
+                    let col = STEP_K * i + 8 * activation_chunk;
+                    // Element offset of the p-th chunk, row by row (16 rows
+                    // apart): advanced in place, not 8 hoisted 64-bit offsets.
+                    let mut offset = (first_m + activation_row) * k + col;
+                    for p in 0..ACTIVATION_CHUNKS / THREADS {
+                        let valid = first_m + activation_row + 16 * p < m && col < k;
+                        // SAFETY: when valid, 8 activations at column col < k of
+                        // row `first_m + activation_row + 16 p` < m (16-byte
+                        // aligned: k % 32 == 0 and x is); the slot is inside the stage.
+                        unsafe {
+                            let source = x.add(if valid { offset } else { 0 });
+                            copy16(stage + activation_slot + (4096 * p) as u32, source.cast(), valid);
+                        }
+                        offset = in_place(offset + 16 * k);
                     }
                 }
-                let col = STEP_K * i + 8 * activation_chunk;
-                // Element offset of the p-th chunk, row by row (16 rows
-                // apart): advanced in place, not 8 hoisted 64-bit offsets.
-                let mut offset = (first_m + activation_row) * k + col;
-                for p in 0..ACTIVATION_CHUNKS / THREADS {
-                    let valid = first_m + activation_row + 16 * p < m && col < k;
-                    // SAFETY: when valid, 8 activations at column col < k of
-                    // row `first_m + activation_row + 16 p` < m (16-byte
-                    // aligned: k % 32 == 0 and x is); the slot is inside the stage.
-                    unsafe {
-                        let source = x.add(if valid { offset } else { 0 });
-                        copy16(stage + activation_slot + (4096 * p) as u32, source.cast(), valid);
-                    }
-                    offset = in_place(offset + 16 * k);
-                }
+                commit();
+            };
+            // Lane t's group constants for step `i`, for each A tile.
+            let params_of = |i: usize| -> [[RowParams; 2]; A_TILES] {
+                let c = 4 * i + t;
+                let col = if c < chunks_per_row { 32 * c } else { 0 };
+                // The rows' offsets into scales and zeros are computed here, in
+                // the loop: hoisted, they would hold 8 more 64-bit registers.
+                // SAFETY: rows[a][h] < n; col < k, or 0 (k > 0: called for steps in 0..ceil(k / 128)).
+                from_fn(|a| unsafe { RowParams::of_rows::<T>(&groups, rows[a].map(in_place), col) })
+            };
+
+            let mut acc = [[[0.0f32; 4]; B_TILES]; A_TILES];
+            // Step i is read from `read_stage`; step i + STAGES - 1 is written to `write_stage`.
+            let (mut read_stage, mut write_stage) = (ring, ring);
+            for i in 0..STAGES - 1 {
+                issue(first_step + i, write_stage);
+                write_stage = next_stage(write_stage);
             }
-            commit();
-        };
-        // Lane t's group constants for step `i`, for each A tile.
-        let params_of = |i: usize| -> [[RowParams; 2]; A_TILES] {
-            let c = 4 * i + t;
-            let col = if c < chunks_per_row { 32 * c } else { 0 };
-            // The rows' offsets into scales and zeros are computed here, in
-            // the loop: hoisted, they would hold 8 more 64-bit registers.
-            // SAFETY: rows[a][h] < n; col < k, or 0 (k > 0: called for steps in 0..ceil(k / 128)).
-            from_fn(|a| unsafe { RowParams::of_rows::<T>(&groups, rows[a].map(in_place), col) })
-        };
-
-        let mut acc = [[[0.0f32; 4]; B_TILES]; A_TILES];
-        // Step i is read from `read_stage`; step i + STAGES - 1 is written to `write_stage`.
-        let (mut read_stage, mut write_stage) = (ring, ring);
-        for i in 0..STAGES - 1 {
-            issue(first_step + i, write_stage);
-            write_stage = next_stage(write_stage);
-        }
-        // Loaded a step ahead: a step's compute covers their latency. (An
-        // empty slice, or k == 0, leaves no group to read.)
-        let mut next_params =
-            if first_step < end_step { params_of(first_step) } else { [[RowParams::default(); 2]; A_TILES] };
-        for i in first_step..end_step {
-            let params = next_params;
-            next_params = params_of((i + 1).min(end_step - 1));
-            wait::<{ STAGES as u32 - 2 }>();
-            // Every thread's copies of step i are in, and every warp is done
-            // with step i - 1, whose stage the next copies overwrite.
+            // Loaded a step ahead: a step's compute covers their latency. (An
+            // empty slice, or k == 0, leaves no group to read.)
+            let mut next_params =
+                if first_step < end_step { params_of(first_step) } else { [[RowParams::default(); 2]; A_TILES] };
+            for i in first_step..end_step {
+                let params = next_params;
+                next_params = params_of((i + 1).min(end_step - 1));
+                wait::<{ STAGES as u32 - 2 }>();
+                // Every thread's copies of step i are in, and every warp is done
+                // with step i - 1, whose stage the next copies overwrite.
+                sync_threads();
+                issue(i + STAGES - 1, write_stage);
+                write_stage = next_stage(write_stage);
+                // All of the step's codes (8 registers an A tile), then a
+                // quarter of the step's activations at a time (4 registers a B
+                // tile): the accumulators (64 registers) leave no room for more.
+                let codes: [[[u32; 4]; 2]; A_TILES] = from_fn(|a| {
+                    // SAFETY: 16-byte aligned slots inside the stage.
+                    from_fn(|h| unsafe { load_shared16(read_stage + lane_codes + (1024 * a + 512 * h) as u32) })
+                });
+                for word in 0..4u32 {
+                    let quad = read_stage + lane_activations + 16 * (word ^ lane_swizzle);
+                    // SAFETY: 16-byte aligned slots inside the stage.
+                    let quads: [[u32; 4]; B_TILES] = from_fn(|j| unsafe { load_shared16(quad + (2048 * j) as u32) });
+                    for (a, acc) in acc.iter_mut().enumerate() {
+                        let word = word as usize;
+                        mma_word::<T, B_TILES>(acc, [codes[a][0][word], codes[a][1][word]], &quads, &params[a]);
+                    }
+                }
+                read_stage = next_stage(read_stage);
+            }
+            wait::<0>();
+            // The next tile's copies overwrite the stages every warp reads.
             sync_threads();
-            issue(i + STAGES - 1, write_stage);
-            write_stage = next_stage(write_stage);
-            // All of the step's codes (8 registers an A tile), then a
-            // quarter of the step's activations at a time (4 registers a B
-            // tile): the accumulators (64 registers) leave no room for more.
-            let codes: [[[u32; 4]; 2]; A_TILES] = from_fn(|a| {
-                // SAFETY: 16-byte aligned slots inside the stage.
-                from_fn(|h| unsafe { load_shared16(read_stage + lane_codes + (1024 * a + 512 * h) as u32) })
-            });
-            for word in 0..4u32 {
-                let quad = read_stage + lane_activations + 16 * (word ^ lane_swizzle);
-                // SAFETY: 16-byte aligned slots inside the stage.
-                let quads: [[u32; 4]; B_TILES] = from_fn(|j| unsafe { load_shared16(quad + (2048 * j) as u32) });
-                for (a, acc) in acc.iter_mut().enumerate() {
-                    let word = word as usize;
-                    mma_word::<T, B_TILES>(acc, [codes[a][0][word], codes[a][1][word]], &quads, &params[a]);
-                }
-            }
-            read_stage = next_stage(read_stage);
-        }
-        wait::<0>();
-        // The next tile's copies overwrite the stages every warp reads.
-        sync_threads();
 
-        for (a, tiles) in acc.iter().enumerate() {
-            for (j, tile) in tiles.iter().enumerate() {
-                for (c, &value) in tile.iter().enumerate() {
-                    let row = first_row + warp_rows + 16 * a + g + 8 * (c / 2);
-                    let activation_row = first_m + warp_activation_rows + 8 * j + 2 * t + c % 2;
-                    store(row, activation_row, value);
+            for (a, tiles) in acc.iter().enumerate() {
+                for (j, tile) in tiles.iter().enumerate() {
+                    for (c, &value) in tile.iter().enumerate() {
+                        let row = first_row + warp_rows + 16 * a + g + 8 * (c / 2);
+                        let activation_row = first_m + warp_activation_rows + 8 * j + 2 * t + c % 2;
+                        store(row, activation_row, value);
+                    }
                 }
             }
         }

@@ -1,0 +1,317 @@
+//! Version 10 (`sm_90a` only): version 7's tiled GEMM on the Hopper's
+//! warpgroup MMAs (`wgmma.mma_async.m64n128k16`, see [`crate::wgmma`]),
+//! reading the packed format as it is. Shapes from
+//! `quant_kernels_abi::int4_linear::v10`.
+//!
+//! Version 7 feeds `mma.sync` from registers: every warp loads its
+//! activations from shared memory and issues 16 MMAs of 16x8x16 a column
+//! step and tile, and measured 230-280 TFLOP/s at M = 1024. Here the
+//! activations are the B operand, which the tensor cores read from shared
+//! memory themselves, and one instruction multiplies 64 weight rows by 128
+//! activation rows by 16 columns; the warps only dequantize the weights
+//! (the A operand, in registers) and copy.
+//!
+//! **Block.** `BLOCK_N` (256) weight rows x `BLOCK_M` (128) activation rows
+//! of `y^T`, over the steps of `K` it is given (128 columns a step). Two
+//! warpgroups of 4 warps; warpgroup `wg` owns weight rows `128 wg .. + 128`
+//! as two MMA tiles of 64 (`a` = 0, 1), each with 64 f32 accumulators a
+//! thread. Warp `w` of a warpgroup holds rows `16 w + g` and `16 w + g + 8`
+//! of each tile (lane `(g, t)`).
+//!
+//! **Columns.** An MMA's 16 columns are `K`'s own, in order: `wgmma` reads B
+//! from shared memory as it lies, so the activations cannot be permuted
+//! as versions 3-7 permute them. Lane `t` needs columns `2t, 2t + 1` and
+//! `2t + 8, 2t + 9` of each 16: the nibble pair `t` of the two code words
+//! of those 16 columns (`(word >> 4t) & 0x000F_000F`, the packed format's
+//! pairs), so each lane reads all of its rows' 64 bytes of a step and
+//! dequantizes a quarter of them.
+//!
+//! **Pipeline.** A ring of `STAGES` (4) stages of one step each, filled
+//! by `cp.async`, `STAGES - 2` steps ahead: at step `i` every thread stores
+//! step `i`'s group constants (loaded into registers during step `i - 1`),
+//! waits for its copies of step `i`, fences them for the MMAs' reads, and
+//! the block meets; then the copies of step `i + 2` go into the stage step
+//! `i - 2` used (whose MMAs are complete: every warpgroup waits for all but
+//! its last MMA group at each chunk), and the warps compute. Per 16-column
+//! chunk a warpgroup dequantizes its two A fragments, fences, issues two
+//! MMAs as one group and waits until only that group is pending, so the
+//! dequantization of a chunk overlaps the MMAs of the one before.
+//!
+//! **Shared memory.** Per stage (byte offsets from its start):
+//!
+//! | bytes | what | layout |
+//! |---|---|---|
+//! | `0 .. 16384` | codes | row `r` (of 256) at `64 r`, its 4 chunks of 16 bytes in order |
+//! | `16384 .. 50176` | activations | 16-byte column `c` (columns `8c .. 8c + 8` of the step) of row `r` (of 128) at `16384 + 2112 c + 16 r` |
+//!
+//! The activations are B in the no-swizzle K-major layout: core matrix
+//! (rows `8R .. 8R + 8`, column `c`) is 128 contiguous bytes, the MMA of
+//! chunk `q` (columns `2q, 2q + 1`) starts at column `2q`, with 2112 bytes
+//! between columns (the leading byte offset) and 128 between row octets
+//! (the stride byte offset). A quarter-warp's copies write rows `r .. r +
+//! 4` of two adjacent columns, which 2112 (not 2048) puts on 8 distinct
+//! 16-byte bank groups. After the ring, two buffers (steps `i` even and
+//! odd) of the group constants: weight row `r`'s for columns `32p .. 32p +
+//! 32` of the step at `32 r + 8 p`, as [`RowParams`] (packed scale, packed
+//! `-(MAGIC + z)`); thread `r` converts and stores row `r`'s.
+//!
+//! **Edges.** Copies past `K`, of weight rows past `n` and activation rows
+//! past `m` are zero-filled without reading; groups past `K` get scale 0.
+//! The epilogue, split-K and the reduction are version 7's
+//! ([`linear_tiled`], [`linear_tiled_split_k`]).
+//!
+//! Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M), MAX_GRID_Y),
+//! splits)`, exactly `BLOCK_THREADS` (256) threads, `SHARED_BYTES` of
+//! dynamic shared memory. In the `sm_80` PTX the entry points trap.
+
+use super::GroupParams;
+use super::mma_tile::{TiledGemm, entry_points, linear_tiled, linear_tiled_split_k};
+use crate::float::Bf16;
+use crate::wgmma::WgmmaHalf;
+use core::ops::Range;
+
+entry_points! {
+    linear_tiled<V10>:
+    int4_linear_v10_f16: f16;
+    int4_linear_v10_bf16: Bf16;
+}
+
+// The split-K entry points: `partials` (`[gridDim.z][m][n]` f32) in place of
+// `bias` and `y`.
+export_per_float!(
+    linear_tiled_split_k<V10> (
+        x: *const T, qweight: *const u32, scales: *const u16, zeros: *const u8, partials: *mut f32,
+        m: u32, n: u32, k: u32, group_size: u32,
+    ) as int4_linear_v10_split_k_f16 for f16, int4_linear_v10_split_k_bf16 for Bf16
+);
+
+/// Version 10's main loop (launch shape above).
+pub(super) struct V10;
+
+impl TiledGemm for V10 {
+    #[inline(always)]
+    unsafe fn sum_tiles<T: WgmmaHalf>(
+        x: *const T,
+        qweight: *const u32,
+        groups: GroupParams,
+        dims: (usize, usize, usize),
+        steps: Range<usize>,
+        store: impl Fn(usize, usize, f32),
+    ) {
+        #[cfg(target_feature = "sm_90a")]
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            hopper::sum_tiles(x, qweight, groups, dims, steps, store)
+        };
+        #[cfg(not(target_feature = "sm_90a"))]
+        {
+            let _ = (x, qweight, groups, dims, steps, store);
+            // SAFETY: aborts the launch; no preconditions.
+            unsafe { core::arch::nvptx::trap() }
+        }
+    }
+}
+
+#[cfg(target_feature = "sm_90a")]
+mod hopper {
+    use super::GroupParams;
+    use crate::async_copy::{self, copy16, dynamic_shared_address, load_shared8, load_shared16, store_shared8};
+    use crate::device::{block_idx_x, lane_id, sync_threads, thread_idx_x, warp_id};
+    use crate::int4_linear::mma_tile::{RowParams, activation_tiles, dequantize_pair};
+    use crate::wgmma::{self, Accumulators, WgmmaHalf};
+    use core::array::from_fn;
+    use core::ops::Range;
+    use quant_kernels_abi::int4_linear::v10::{
+        ACTIVATION_COLUMN_BYTES, BLOCK_M, BLOCK_N, BLOCK_THREADS, CODE_BYTES_PER_STAGE, GROUPS_PER_STEP,
+        PARAM_BYTES, STAGE_BYTES, STAGES, STEP_K, WARPGROUP_N,
+    };
+
+    /// MMA tiles of 64 weight rows per warpgroup.
+    const TILES: usize = WARPGROUP_N / 64;
+    const THREADS: usize = BLOCK_THREADS as usize;
+    /// 16-byte chunks of codes (4 a row) and of activations (16 a row) in a stage.
+    const CODE_CHUNKS: usize = BLOCK_N * 4;
+    const ACTIVATION_CHUNKS: usize = BLOCK_M * 16;
+    const _: () = assert!(
+        CODE_CHUNKS % THREADS == 0
+            && ACTIVATION_CHUNKS == 8 * THREADS // a thread copies 8 columns of one row
+            && BLOCK_N == THREADS // a thread converts one weight row's group constants
+            && STAGES >= 3
+            && STEP_K == 128
+    );
+
+    /// See [`super::V10`] and the module documentation.
+    ///
+    /// # Safety
+    /// As for `TiledGemm::sum_tiles`, with version 10's launch shape.
+    #[inline(always)]
+    pub(super) unsafe fn sum_tiles<T: WgmmaHalf>(
+        x: *const T,
+        qweight: *const u32,
+        groups: GroupParams,
+        (m, n, k): (usize, usize, usize),
+        steps: Range<usize>,
+        store: impl Fn(usize, usize, f32),
+    ) {
+        let (thread, warp, lane) = (thread_idx_x() as usize, warp_id() as usize, lane_id() as usize);
+        let (g, t) = (lane / 4, lane % 4);
+        let first_row = block_idx_x() as usize * BLOCK_N;
+        // Lane (g, t)'s first row in the block: row g of its warp's 16 in
+        // tile 0 (tile a adds 64 rows, the second row 8).
+        let lane_row = WARPGROUP_N * (warp / 4) + 16 * (warp % 4) + g;
+        let chunks_per_row = k / 32; // 16-byte chunks of codes, 32 columns each
+        let Range { start: first_step, end: end_step } = steps;
+        let shared = dynamic_shared_address();
+        let stage_of = |step: usize| shared + ((step % STAGES) * STAGE_BYTES) as u32;
+        let params_of = |step: usize| shared + (STAGES * STAGE_BYTES + (step % 2) * PARAM_BYTES) as u32;
+        // This thread's copy slots in a stage: code chunk (thread / 4 + 64
+        // p, thread % 4) at 16 thread + 4096 p; activation row thread / 2,
+        // columns 2p + thread % 2.
+        let (code_row, code_chunk) = (thread / 4, thread % 4);
+        let (activation_row, activation_column) = (thread / 2, thread % 2);
+        let code_slot = (16 * thread) as u32;
+        let activation_slot =
+            (CODE_BYTES_PER_STAGE + ACTIVATION_COLUMN_BYTES * activation_column + 16 * activation_row) as u32;
+        let lane_codes = (64 * lane_row) as u32;
+        let lane_params = (32 * lane_row) as u32;
+        // This thread's row of group constants (rows past n take row n - 1's).
+        let param_row = (first_row + thread).min(n - 1);
+        let param_slot = (32 * thread) as u32;
+        let b_descriptor = wgmma::descriptor(0, ACTIVATION_COLUMN_BYTES as u32, 128);
+
+        // Scale bits and zero point of param_row's groups in step `i`, one
+        // per 32 columns (loaded once per group).
+        let raw_params_of = |i: usize| -> [(u16, u32); GROUPS_PER_STEP] {
+            let mut raw = [(0u16, 0u32); GROUPS_PER_STEP];
+            for p in 0..GROUPS_PER_STEP {
+                let col = STEP_K * i + 32 * p;
+                let group = groups.group_of(col);
+                raw[p] = if p > 0 && group == groups.group_of(col - 32) {
+                    raw[p - 1]
+                } else if col < k {
+                    // SAFETY: param_row < n, group < k / group_size.
+                    unsafe { (groups.scale_bits(param_row, group), groups.zero_point(param_row, group)) }
+                } else {
+                    (0, 0) // past K: scale 0, the codes and activations there are zero
+                };
+            }
+            raw
+        };
+
+        for first_m in activation_tiles(m, BLOCK_M) {
+            // Copies step `i` into its stage (none past the slice's last
+            // step), then commits a group either way, so that the `j`-th
+            // group holds the slice's `j`-th step.
+            let issue = |i: usize| {
+                if i < end_step {
+                    let stage = stage_of(i);
+                    let c = 4 * i + code_chunk;
+                    for p in 0..CODE_CHUNKS / THREADS {
+                        let row = first_row + code_row + 64 * p;
+                        let valid = row < n && c < chunks_per_row;
+                        // SAFETY: when valid, chunk c of row `row` < n lies in
+                        // qweight (16-byte aligned); the slot is inside the stage.
+                        unsafe {
+                            let source = qweight.add(if valid { 4 * (row * chunks_per_row + c) } else { 0 });
+                            copy16(stage + code_slot + (4096 * p) as u32, source.cast(), valid);
+                        }
+                    }
+                    let row = first_m + activation_row;
+                    let first_col = STEP_K * i + 8 * activation_column;
+                    for p in 0..8 {
+                        let col = first_col + 16 * p;
+                        let valid = row < m && col < k;
+                        // SAFETY: when valid, 8 activations at column col < k of
+                        // row < m (16-byte aligned: k % 32 == 0 and x is); the
+                        // slot is inside the stage.
+                        unsafe {
+                            let source = x.add(if valid { row * k + col } else { 0 });
+                            let slot = activation_slot + (2 * ACTIVATION_COLUMN_BYTES * p) as u32;
+                            copy16(stage + slot, source.cast(), valid);
+                        }
+                    }
+                }
+                async_copy::commit();
+            };
+
+            let mut acc: [Accumulators; TILES] = [[0.0; 64]; TILES];
+            for i in 0..STAGES - 2 {
+                issue(first_step + i);
+            }
+            let mut raw_params = if first_step < end_step { raw_params_of(first_step) } else { Default::default() };
+            for i in first_step..end_step {
+                let (stage, params) = (stage_of(i), params_of(i));
+                for (p, &(scale_bits, zero)) in raw_params.iter().enumerate() {
+                    let RowParams { scale, neg_offset } = RowParams::from_raw::<T>(scale_bits, zero);
+                    // SAFETY: 8-byte aligned, inside the step's buffer.
+                    unsafe { store_shared8(params + param_slot + (8 * p) as u32, [scale, neg_offset]) };
+                }
+                async_copy::wait::<{ STAGES as u32 - 3 }>();
+                wgmma::fence_shared_writes();
+                // Step i's codes, activations and constants are in; every
+                // warpgroup is done with step i - 2's stage.
+                sync_threads();
+                issue(i + STAGES - 2);
+                if i + 1 < end_step {
+                    raw_params = raw_params_of(i + 1);
+                }
+                for p in 0..4 {
+                    // Words 4p .. 4p + 4 (columns 32p .. 32p + 32) of the lane's
+                    // rows, and their group's constants.
+                    // SAFETY: aligned slots inside the stage and the buffer.
+                    let codes: [[[u32; 4]; 2]; TILES] = from_fn(|a| {
+                        from_fn(|h| unsafe {
+                            load_shared16(stage + lane_codes + (4096 * a + 512 * h + 16 * p) as u32)
+                        })
+                    });
+                    let constants: [[RowParams; 2]; TILES] = from_fn(|a| {
+                        from_fn(|h| {
+                            // SAFETY: as above.
+                            let [scale, neg_offset] =
+                                unsafe { load_shared8(params + lane_params + (2048 * a + 256 * h + 8 * p) as u32) };
+                            RowParams { scale, neg_offset }
+                        })
+                    });
+                    for half in 0..2 {
+                        let fragments: [[u32; 4]; TILES] = from_fn(|a| {
+                            let [low, high] = [2 * half, 2 * half + 1];
+                            let pair = |h: usize, word: usize| {
+                                dequantize_pair::<T>(codes[a][h][word], t as u32, constants[a][h])
+                            };
+                            [pair(0, low), pair(1, low), pair(0, high), pair(1, high)]
+                        });
+                        let chunk = 2 * p + half;
+                        let b = wgmma::advance(
+                            b_descriptor,
+                            stage + (CODE_BYTES_PER_STAGE + 2 * chunk * ACTIVATION_COLUMN_BYTES) as u32,
+                        );
+                        wgmma::fence();
+                        for (a, acc) in acc.iter_mut().enumerate() {
+                            // SAFETY: the whole warpgroup, after the fence; the
+                            // stage is rewritten only after this MMA is waited for.
+                            unsafe { T::mma_m64n128k16(acc, fragments[a], b) };
+                        }
+                        wgmma::commit();
+                        wgmma::wait::<1>();
+                    }
+                }
+            }
+            wgmma::wait::<0>();
+            for acc in acc.iter_mut() {
+                wgmma::fence_accumulators(acc);
+            }
+            async_copy::wait::<0>();
+            // The next tile's copies overwrite the stages every warp reads.
+            sync_threads();
+
+            for (a, tile) in acc.iter().enumerate() {
+                for (i, &value) in tile.iter().enumerate() {
+                    let (j, c) = (i / 4, i % 4);
+                    let row = first_row + lane_row + 64 * a + 8 * (c / 2);
+                    let activation_row = first_m + 8 * j + 2 * t + c % 2;
+                    store(row, activation_row, value);
+                }
+            }
+        }
+    }
+}
