@@ -164,6 +164,12 @@ impl Int4LinearVersion {
             // split-K"): v6's time grows with every 16 rows, v7's is flat
             // up to 128, and they cross near 48 rows on the four shapes
             // run 8 measured v6 on.
+            // On compute capability 9.0 version 10 (the same tiling on
+            // warpgroup MMAs) takes its place: 1.3-1.45x faster at M = 1024
+            // and 1.1-1.45x at M = 128 (docs/PERF.md, run 13).
+            _ if m > v7::ABOVE_M && Self::V10 { split_k: 1 }.runs_on(device.compute_capability) => {
+                Self::V10 { split_k: 1 }
+            }
             _ if m > v7::ABOVE_M => Self::V7 { split_k: 1 },
             _ => Self::V6 { warps: v3::DEFAULT_WARPS },
         };
@@ -320,8 +326,8 @@ pub struct Int4LinearBuffers {
 /// only if it is predicted at least 10% faster than no split: the model is
 /// not finer than that, and a split costs a workspace. `STEP` is a block's
 /// step on the H100: 2.0 µs for version 7 (run 8: 65.5 µs for 32 steps),
-/// 1.8 µs predicted for version 10 (twice the tile, about 2.2 times the
-/// MMA rate); `REDUCE` (3 µs, the second launch) and `SLICE` (a tile's
+/// 2.8 µs for version 10 (run 13: 90.9 µs for 32 steps at 1024x4096x4096,
+/// a tile twice version 7's); `REDUCE` (3 µs, the second launch) and `SLICE` (a tile's
 /// partial written and read back at ~3 TB/s: 44 ns for version 7's 64 KB)
 /// are predictions (docs/PERF.md, "v7 split-K"). On the H100, version 7's
 /// 32 tiles (N = 4096, M <= 128) split 4 ways, 64 tiles (N = 8192) 2 ways,
@@ -329,7 +335,7 @@ pub struct Int4LinearBuffers {
 pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, device: &DeviceInfo) -> u32 {
     let (block_n, block_m, step_ns) = match version {
         Int4LinearVersion::V7 { .. } => (v7::BLOCK_N, v7::BLOCK_M, 2000),
-        Int4LinearVersion::V10 { .. } => (v10::BLOCK_N, v10::BLOCK_M, 1800),
+        Int4LinearVersion::V10 { .. } => (v10::BLOCK_N, v10::BLOCK_M, 2800),
         _ => return 1,
     };
     const REDUCE_NS: u128 = 3000;

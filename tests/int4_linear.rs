@@ -90,11 +90,14 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     }
     let chosen = Int4LinearVersion::best_for::<f32>(1, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
-    // Version 7 (the tiled GEMM) past v7::ABOVE_M rows, for half types only
-    // (its splits of K: plans_split_k).
+    // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
+    // splits of K: plans_split_k): version 10 on the H100, 7 elsewhere.
+    let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
     for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (128, 4096), (128, 11008), (1024, 4096), (8192, 4096)] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
-        ensure(matches!(chosen, Int4LinearVersion::V7 { .. }), || format!("m = {m}, n = {n}: {chosen:?}"))?;
+        ensure(matches!(chosen, Int4LinearVersion::V10 { .. }), || format!("m = {m}, n = {n}: {chosen:?}"))?;
+        let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &a100);
+        ensure(matches!(chosen, Int4LinearVersion::V7 { .. }), || format!("A100 m = {m}, n = {n}: {chosen:?}"))?;
     }
     let chosen = Int4LinearVersion::best_for::<bf16>(v7::ABOVE_M, 4096, 4096, &H100);
     ensure(matches!(chosen, Int4LinearVersion::V6 { .. }), || format!("m = {}: {chosen:?}", v7::ABOVE_M))?;
@@ -181,23 +184,27 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// never with an empty or too short slice, and planned as two launches and
 /// a workspace.
 fn plans_split_k(rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::V7;
-    // The predicted best splits on the H100 (docs/PERF.md, "v7 split-K"):
-    // 32 tiles 4 ways, 64 tiles 2 ways, a wave or more of tiles unsplit.
-    for (m, n, k, split_k) in [
-        (128, 4096, 4096, 4),
-        (64, 4096, 4096, 4),
-        (128, 4096, 11008, 4),
-        (128, 8192, 28672, 2),
-        (256, 4096, 4096, 2),
-        (128, 11008, 4096, 1),
-        (128, 28672, 8192, 1),
-        (64, 28672, 8192, 1),
-        (1024, 4096, 4096, 1),
-        (1024, 8192, 28672, 1),
+    use Int4LinearVersion::{V7, V10};
+    // The predicted best splits (docs/PERF.md, "v7 split-K" and run 13):
+    // version 10 on the H100, version 7 on a device of as many
+    // multiprocessors that has no sm_90a (its tiles are half as tall).
+    let no_sm90a = DeviceInfo { compute_capability: (10, 0), multiprocessors: 132 };
+    for (m, n, k, v7_split, v10_split) in [
+        (128, 4096, 4096, 4, 8),
+        (64, 4096, 4096, 4, 8),
+        (128, 4096, 11008, 4, 8),
+        (128, 8192, 28672, 2, 4),
+        (256, 4096, 4096, 2, 4),
+        (128, 11008, 4096, 1, 3),
+        (128, 28672, 8192, 1, 1),
+        (64, 28672, 8192, 1, 1),
+        (1024, 4096, 4096, 1, 1),
+        (1024, 8192, 28672, 1, 1),
     ] {
         let chosen = Int4LinearVersion::best_for::<f16>(m, n, k, &H100);
-        ensure(chosen == V7 { split_k }, || format!("{m}x{n}x{k}: {chosen:?}"))?;
+        ensure(chosen == V10 { split_k: v10_split }, || format!("H100 {m}x{n}x{k}: {chosen:?}"))?;
+        let chosen = Int4LinearVersion::best_for::<f16>(m, n, k, &no_sm90a);
+        ensure(chosen == V7 { split_k: v7_split }, || format!("no sm_90a {m}x{n}x{k}: {chosen:?}"))?;
     }
     // By the device: 96 blocks fill more of an A100's 108 multiprocessors.
     let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
@@ -206,7 +213,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     // Too few steps for two slices of MIN_SLICE_STEPS: no split.
     let short = (2 * v7::MIN_SLICE_STEPS - 1) * v7::STEP_K;
     let chosen = Int4LinearVersion::best_for::<bf16>(128, 128, short, &H100);
-    ensure(chosen == V7 { split_k: 1 }, || format!("K = {short}: {chosen:?}"))?;
+    ensure(chosen == V10 { split_k: 1 }, || format!("K = {short}: {chosen:?}"))?;
     // Any shape and device: no slice empty or shorter than MIN_SLICE_STEPS,
     // no more slices than multiprocessors.
     for _ in 0..5000 {

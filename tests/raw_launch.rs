@@ -111,7 +111,8 @@ fn int4_linear_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
 /// the workspace length are all an engine needs (bf16 passed as `u16` bits).
 fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     let Engine { stream, module, device } = engine()?;
-    // 2 tiles of 32 steps: the plan splits K (8 ways on 16 or more multiprocessors).
+    // 1 or 2 tiles (versions 10 and 7) of 32 steps: the plan splits K (8
+    // ways on 16 or more multiprocessors).
     let (m, n, k, group_size) = (128, 256, 4096, 128);
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, Int4Mode::Symmetric)?;
     let x: Vec<bf16> = rng.normals(m * k, 1.0).into_iter().map(bf16::from_f32).collect();

@@ -303,13 +303,12 @@ pub mod int4_linear {
         pub const STAGES: usize = 4;
         /// Codes per stage: `BLOCK_N` rows x 64 bytes.
         pub const CODE_BYTES_PER_STAGE: usize = BLOCK_N * STEP_K / 2;
-        /// Bytes from one 16-byte column of a stage's activations (8
-        /// columns of `k` for all `BLOCK_M` rows) to the next: the `wgmma`
-        /// descriptor's leading byte offset. The 64 bytes past `16 BLOCK_M`
-        /// keep the copies' writes free of bank conflicts.
-        pub const ACTIVATION_COLUMN_BYTES: usize = 16 * BLOCK_M + 64;
-        /// Activations per stage: `STEP_K / 8` columns of 16 bytes.
-        pub const ACTIVATION_BYTES_PER_STAGE: usize = STEP_K / 8 * ACTIVATION_COLUMN_BYTES;
+        /// Activations per stage: `BLOCK_M` rows x 256 bytes, as two halves
+        /// of 64 columns, each in 128-byte swizzled rows (the kernel's file
+        /// has the layout).
+        pub const ACTIVATION_BYTES_PER_STAGE: usize = BLOCK_M * STEP_K * 2;
+        /// Bytes of one half (64 columns) of a stage's activations.
+        pub const ACTIVATION_HALF_BYTES: usize = BLOCK_M * 128;
         /// Bytes of one stage.
         pub const STAGE_BYTES: usize = CODE_BYTES_PER_STAGE + ACTIVATION_BYTES_PER_STAGE;
         /// Group constants per weight row and step: one per group of 32
@@ -318,8 +317,10 @@ pub mod int4_linear {
         /// Bytes of one step's group constants: `BLOCK_N` rows x
         /// `GROUPS_PER_STEP` x (packed scale, packed offset).
         pub const PARAM_BYTES: usize = BLOCK_N * GROUPS_PER_STEP * 8;
-        /// Dynamic shared memory per block (212 KB of the H100's 227): the
-        /// ring, then two steps' group constants.
-        pub const SHARED_BYTES: u32 = (STAGES * STAGE_BYTES + 2 * PARAM_BYTES) as u32;
+        /// Alignment of the ring: the swizzle atoms' (1024 bytes).
+        pub const RING_ALIGN: usize = 1024;
+        /// Dynamic shared memory per block (209 KB of the H100's 227): the
+        /// ring, then two steps' group constants, and room to align the ring.
+        pub const SHARED_BYTES: u32 = (STAGES * STAGE_BYTES + 2 * PARAM_BYTES + RING_ALIGN) as u32;
     }
 }

@@ -495,6 +495,17 @@ pub unsafe fn prefetch_l2<T>(pointer: *const T) {
     unsafe { asm!("prefetch.global.L2 [{p}];", p = in(reg64) pointer) };
 }
 
+/// Asks L1 to fetch the cache line holding `pointer` (`prefetch.global.L1`),
+/// without a register waiting for it: a later load of it is an L1 hit.
+///
+/// # Safety
+/// As for [`prefetch_l2`].
+#[inline(always)]
+pub unsafe fn prefetch_l1<T>(pointer: *const T) {
+    // SAFETY: the caller guarantees the address.
+    unsafe { asm!("prefetch.global.L1 [{p}];", p = in(reg64) pointer) };
+}
+
 /// `value`, hidden from LLVM's loop optimizations: what is computed from
 /// the result stays where it is written instead of being hoisted out of
 /// the loop into a register of its own (for address arithmetic that would

@@ -12,11 +12,14 @@
 //! + 8][2t + 8..]`, and accumulator `d[4j + c]` is `D[16w + g + 8 (c / 2)][8j
 //! + 2t + c % 2]` for `j` in `0..16`.
 //!
-//! **B in shared memory**, "K-major" without swizzle: the matrix is cut into
-//! core matrices of 8 rows of `N` by 16 bytes of `K` (8 values), each 128
-//! contiguous bytes (row `r` at `16 r`). The descriptor gives the address of
-//! the first, the byte distance between core matrices adjacent in `K` (the
-//! leading byte offset) and in `N` (the stride byte offset).
+//! **B in shared memory**, "K-major" with the 128-byte swizzle: each row of
+//! `N` holds 64 values of `K` (128 bytes) per swizzle atom of 8 rows (1024
+//! bytes, 1024-byte aligned), row `r` of the atom at `128 r` and its 16-byte
+//! chunk `c` at `16 (c ^ r)`; atoms of consecutive row octets are the
+//! descriptor's stride byte offset apart. An MMA's 16 columns (32 bytes)
+//! start `32 j` bytes into the atom: the descriptor's address is the
+//! unswizzled one, and the hardware applies the XOR (address bits 4-6 ^=
+//! bits 7-9) to what it reads.
 //!
 //! **Ordering.** A `wgmma.mma_async` reads its registers and shared memory
 //! after it is issued. [`fence`] must come between the warp's writes of an A
@@ -33,16 +36,17 @@ use core::arch::asm;
 /// One thread's accumulators of an `m64n128k16` MMA.
 pub type Accumulators = [f32; 64];
 
-/// A shared-memory matrix descriptor for B without swizzle: `address` of
-/// the first core matrix (16-byte aligned, in the shared window),
-/// `k_stride` bytes between core matrices adjacent in `K`, `n_stride`
-/// between those adjacent in `N` (multiples of 16, below 256 KB).
+/// A shared-memory matrix descriptor for a K-major B with the 128-byte
+/// swizzle: `address` of its first row (in the shared window; the atom it
+/// lies in 1024-byte aligned), `n_stride` bytes between atoms of
+/// consecutive row octets (a multiple of 16, below 256 KB).
 #[inline(always)]
-pub fn descriptor(address: u32, k_stride: u32, n_stride: u32) -> u64 {
+pub fn descriptor_swizzle128(address: u32, n_stride: u32) -> u64 {
     let field = |bytes: u32| ((bytes >> 4) & 0x3FFF) as u64;
-    // Bits 0-13 address, 16-29 leading (K) offset, 32-45 stride (N)
-    // offset, 49-51 base offset (0), 62-63 swizzle (0: none); all in 16 bytes.
-    field(address) | field(k_stride) << 16 | field(n_stride) << 32
+    // Bits 0-13 address, 16-29 leading byte offset (unused by this
+    // layout: 1 as CUTLASS sets it), 32-45 stride byte offset, all in 16
+    // bytes; 49-51 base offset (0: aligned atoms); 62-63 layout (1: 128-byte swizzle).
+    field(address) | 1 << 16 | field(n_stride) << 32 | 1 << 62
 }
 
 /// The descriptor `bytes` further on (16-byte multiple): the address field

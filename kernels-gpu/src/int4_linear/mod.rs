@@ -35,7 +35,7 @@
 //! 32-code chunk's dot product is one FMA chain, scaled once.
 
 use crate::device::{
-    Strided, Vec4, block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, load4, load8, store4,
+    Strided, Vec4, prefetch_l1, block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, load4, load8, store4,
     sync_threads, thread_idx_x, warp_id, warp_sum,
 };
 use crate::math;
@@ -370,6 +370,22 @@ impl GroupParams {
     unsafe fn scale_bits(&self, row: usize, group: usize) -> u16 {
         // SAFETY: the caller keeps row and group in bounds.
         unsafe { *self.scales.add(row * self.groups_per_row + group) }
+    }
+
+    /// Asks L1 for the scale and zero point of group `group` of row `row`
+    /// (a load of them then waits on L1, not L2).
+    ///
+    /// # Safety
+    /// As for [`get`](Self::get).
+    #[inline(always)]
+    unsafe fn prefetch(&self, row: usize, group: usize) {
+        // SAFETY: the caller keeps row and group in bounds.
+        unsafe {
+            prefetch_l1(self.scales.add(row * self.groups_per_row + group));
+            if !self.zeros.is_null() {
+                prefetch_l1(self.zeros.add(row * self.zero_bytes_per_row + group / 2));
+            }
+        }
     }
 
     /// The zero point of group `group` of row `row`.

@@ -116,14 +116,14 @@ impl TiledGemm for V10 {
 mod hopper {
     use super::GroupParams;
     use crate::async_copy::{self, copy16, dynamic_shared_address, load_shared8, load_shared16, store_shared8};
-    use crate::device::{block_idx_x, lane_id, sync_threads, thread_idx_x, warp_id};
+    use crate::device::{block_idx_x, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
     use crate::int4_linear::mma_tile::{RowParams, activation_tiles, dequantize_pair};
     use crate::wgmma::{self, Accumulators, WgmmaHalf};
     use core::array::from_fn;
     use core::ops::Range;
     use quant_kernels_abi::int4_linear::v10::{
-        ACTIVATION_COLUMN_BYTES, BLOCK_M, BLOCK_N, BLOCK_THREADS, CODE_BYTES_PER_STAGE, GROUPS_PER_STEP,
-        PARAM_BYTES, STAGE_BYTES, STAGES, STEP_K, WARPGROUP_N,
+        ACTIVATION_HALF_BYTES, BLOCK_M, BLOCK_N, BLOCK_THREADS, CODE_BYTES_PER_STAGE, GROUPS_PER_STEP, PARAM_BYTES,
+        RING_ALIGN, STAGE_BYTES, STAGES, STEP_K, WARPGROUP_N,
     };
 
     /// MMA tiles of 64 weight rows per warpgroup.
@@ -134,7 +134,7 @@ mod hopper {
     const ACTIVATION_CHUNKS: usize = BLOCK_M * 16;
     const _: () = assert!(
         CODE_CHUNKS % THREADS == 0
-            && ACTIVATION_CHUNKS == 8 * THREADS // a thread copies 8 columns of one row
+            && ACTIVATION_CHUNKS % THREADS == 0
             && BLOCK_N == THREADS // a thread converts one weight row's group constants
             && STAGES >= 3
             && STEP_K == 128
@@ -161,36 +161,44 @@ mod hopper {
         let lane_row = WARPGROUP_N * (warp / 4) + 16 * (warp % 4) + g;
         let chunks_per_row = k / 32; // 16-byte chunks of codes, 32 columns each
         let Range { start: first_step, end: end_step } = steps;
-        let shared = dynamic_shared_address();
+        let shared = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
         let stage_of = |step: usize| shared + ((step % STAGES) * STAGE_BYTES) as u32;
         let params_of = |step: usize| shared + (STAGES * STAGE_BYTES + (step % 2) * PARAM_BYTES) as u32;
         // This thread's copy slots in a stage: code chunk (thread / 4 + 64
-        // p, thread % 4) at 16 thread + 4096 p; activation row thread / 2,
-        // columns 2p + thread % 2.
+        // p, thread % 4) at 16 thread + 4096 p; activation chunk (row, c) =
+        // (thread / 16 + 16 p, thread % 16) in its swizzled place, 2048 p
+        // after the first (16 rows are two whole atoms).
         let (code_row, code_chunk) = (thread / 4, thread % 4);
-        let (activation_row, activation_column) = (thread / 2, thread % 2);
+        let (activation_row, activation_chunk) = (thread / 16, thread % 16);
         let code_slot = (16 * thread) as u32;
-        let activation_slot =
-            (CODE_BYTES_PER_STAGE + ACTIVATION_COLUMN_BYTES * activation_column + 16 * activation_row) as u32;
+        let activation_slot = (CODE_BYTES_PER_STAGE
+            + ACTIVATION_HALF_BYTES * (activation_chunk / 8)
+            + 128 * activation_row
+            + 16 * ((activation_chunk % 8) ^ (activation_row % 8))) as u32;
         let lane_codes = (64 * lane_row) as u32;
-        let lane_params = (32 * lane_row) as u32;
+        let lane_params = (8 * lane_row) as u32;
         // This thread's row of group constants (rows past n take row n - 1's).
         let param_row = (first_row + thread).min(n - 1);
-        let param_slot = (32 * thread) as u32;
-        let b_descriptor = wgmma::descriptor(0, ACTIVATION_COLUMN_BYTES as u32, 128);
+        let param_slot = (8 * thread) as u32;
+        let b_descriptor = wgmma::descriptor_swizzle128(0, 1024);
 
+        // Whether slot p (32 columns) of step i starts a group below k.
+        let first_of_group = |i: usize, p: usize| {
+            let col = STEP_K * i + 32 * p;
+            col < k && (p == 0 || groups.group_of(col) != groups.group_of(col - 32))
+        };
         // Scale bits and zero point of param_row's groups in step `i`, one
         // per 32 columns (loaded once per group).
         let raw_params_of = |i: usize| -> [(u16, u32); GROUPS_PER_STEP] {
             let mut raw = [(0u16, 0u32); GROUPS_PER_STEP];
             for p in 0..GROUPS_PER_STEP {
                 let col = STEP_K * i + 32 * p;
-                let group = groups.group_of(col);
-                raw[p] = if p > 0 && group == groups.group_of(col - 32) {
-                    raw[p - 1]
+                raw[p] = if first_of_group(i, p) {
+                    let (row, group) = (in_place(param_row), groups.group_of(col));
+                    // SAFETY: row < n, group < k / group_size.
+                    unsafe { (groups.scale_bits(row, group), groups.zero_point(row, group)) }
                 } else if col < k {
-                    // SAFETY: param_row < n, group < k / group_size.
-                    unsafe { (groups.scale_bits(param_row, group), groups.zero_point(param_row, group)) }
+                    raw[p - 1] // the group of slot p - 1 (p > 0: slot 0 below k starts one)
                 } else {
                     (0, 0) // past K: scale 0, the codes and activations there are zero
                 };
@@ -216,18 +224,16 @@ mod hopper {
                             copy16(stage + code_slot + (4096 * p) as u32, source.cast(), valid);
                         }
                     }
-                    let row = first_m + activation_row;
-                    let first_col = STEP_K * i + 8 * activation_column;
-                    for p in 0..8 {
-                        let col = first_col + 16 * p;
+                    let col = STEP_K * i + 8 * activation_chunk;
+                    for p in 0..ACTIVATION_CHUNKS / THREADS {
+                        let row = first_m + activation_row + 16 * p;
                         let valid = row < m && col < k;
                         // SAFETY: when valid, 8 activations at column col < k of
                         // row < m (16-byte aligned: k % 32 == 0 and x is); the
                         // slot is inside the stage.
                         unsafe {
                             let source = x.add(if valid { row * k + col } else { 0 });
-                            let slot = activation_slot + (2 * ACTIVATION_COLUMN_BYTES * p) as u32;
-                            copy16(stage + slot, source.cast(), valid);
+                            copy16(stage + activation_slot + (2048 * p) as u32, source.cast(), valid);
                         }
                     }
                 }
@@ -238,13 +244,15 @@ mod hopper {
             for i in 0..STAGES - 2 {
                 issue(first_step + i);
             }
-            let mut raw_params = if first_step < end_step { raw_params_of(first_step) } else { Default::default() };
             for i in first_step..end_step {
                 let (stage, params) = (stage_of(i), params_of(i));
-                for (p, &(scale_bits, zero)) in raw_params.iter().enumerate() {
+                // Loaded now, from L1 (prefetched during step i - 1), and
+                // stored at once: a load still in flight at a `wgmma.fence`
+                // would stall it.
+                for (p, &(scale_bits, zero)) in raw_params_of(i).iter().enumerate() {
                     let RowParams { scale, neg_offset } = RowParams::from_raw::<T>(scale_bits, zero);
                     // SAFETY: 8-byte aligned, inside the step's buffer.
-                    unsafe { store_shared8(params + param_slot + (8 * p) as u32, [scale, neg_offset]) };
+                    unsafe { store_shared8(params + (PARAM_BYTES / 4 * p) as u32 + param_slot, [scale, neg_offset]) };
                 }
                 async_copy::wait::<{ STAGES as u32 - 3 }>();
                 wgmma::fence_shared_writes();
@@ -252,8 +260,14 @@ mod hopper {
                 // warpgroup is done with step i - 2's stage.
                 sync_threads();
                 issue(i + STAGES - 2);
-                if i + 1 < end_step {
-                    raw_params = raw_params_of(i + 1);
+                for p in 0..GROUPS_PER_STEP {
+                    if i + 1 < end_step && first_of_group(i + 1, p) {
+                        let group = groups.group_of(STEP_K * (i + 1) + 32 * p);
+                        // SAFETY: param_row < n, group < k / group_size. (The
+                        // row's offsets are computed here: hoisted out of the
+                        // loop they would hold 64-bit registers.)
+                        unsafe { groups.prefetch(in_place(param_row), group) };
+                    }
                 }
                 for p in 0..4 {
                     // Words 4p .. 4p + 4 (columns 32p .. 32p + 32) of the lane's
@@ -267,8 +281,8 @@ mod hopper {
                     let constants: [[RowParams; 2]; TILES] = from_fn(|a| {
                         from_fn(|h| {
                             // SAFETY: as above.
-                            let [scale, neg_offset] =
-                                unsafe { load_shared8(params + lane_params + (2048 * a + 256 * h + 8 * p) as u32) };
+                            let slot = params + (PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane_params;
+                            let [scale, neg_offset] = unsafe { load_shared8(slot) };
                             RowParams { scale, neg_offset }
                         })
                     });
@@ -283,7 +297,7 @@ mod hopper {
                         let chunk = 2 * p + half;
                         let b = wgmma::advance(
                             b_descriptor,
-                            stage + (CODE_BYTES_PER_STAGE + 2 * chunk * ACTIVATION_COLUMN_BYTES) as u32,
+                            stage + (CODE_BYTES_PER_STAGE + ACTIVATION_HALF_BYTES * (chunk / 4) + 32 * (chunk % 4)) as u32,
                         );
                         wgmma::fence();
                         for (a, acc) in acc.iter_mut().enumerate() {
