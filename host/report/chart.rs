@@ -1,9 +1,10 @@
 //! The report as a PNG: on top, each elementwise kernel's achieved
 //! bandwidth as a fraction of the device copy's against the number of
-//! elements (log scale), with the L2 capacity marked; below, one panel per
-//! M with the int4 linear layer's fraction per weight shape, version and
-//! activation type, each bar labelled with its time, and one legend for
-//! them all underneath. Every figure is cold and graph-timed.
+//! elements (log scale), with the L2 capacity marked and its legend
+//! underneath; below, one panel per M, two abreast, with the int4 linear
+//! layer's fraction per weight shape, version and activation type, the
+//! fastest bar of each shape marked and labelled with its time, and one
+//! legend for them all underneath. Every figure is cold and graph-timed.
 //!
 //! Text is drawn by plotters' pure-Rust `ab_glyph` backend from the font in
 //! `font/` (a subset of DejaVu Sans, see `font/LICENSE`): no system font
@@ -19,7 +20,15 @@ use std::path::Path;
 use std::sync::Once;
 
 const WIDTH: u32 = 1600;
-const HEIGHT: u32 = 1150;
+const TITLE: u32 = 78;
+/// The elementwise plot and its legend.
+const ELEMENTWISE: u32 = 620;
+/// A row of int4 panels.
+const PANEL: u32 = 430;
+/// The int4 legend under the panels: two lines.
+const LEGEND: u32 = 60;
+/// Int4 panels abreast: two, so that a shape's up to 16 bars stay apart.
+const COLUMNS: usize = 2;
 const FONT: &str = "sans-serif";
 /// Distinct series colours (Tableau 10).
 const PALETTE: [RGBColor; 10] = [
@@ -46,19 +55,23 @@ pub fn draw(report: &Report, path: &Path) -> crate::Result<()> {
             eprintln!("the chart's font did not load: text will be missing");
         }
     });
-    let root = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let (title, body) = root.split_vertically(78);
-    heading(&title, report)?;
-    let (top, bottom) = body.split_vertically((HEIGHT - 78) / 2);
-    elementwise(&top.margin(5, 10, 10, 25), report)?;
     let ms = linear_ms(report);
+    let panel_rows = ms.len().div_ceil(COLUMNS).max(1);
+    let height = TITLE + ELEMENTWISE + panel_rows as u32 * PANEL + LEGEND;
+    let root = BitMapBackend::new(path, (WIDTH, height)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (title, body) = root.split_vertically(TITLE);
+    heading(&title, report)?;
+    let (top, bottom) = body.split_vertically(ELEMENTWISE);
+    elementwise(&top.margin(5, 10, 10, 25), report)?;
     if ms.is_empty() {
         empty(&bottom, "no int4 linear rows")?;
     } else {
         let series = linear_series(report);
-        let panels = legend(&bottom, &series)?;
-        for (area, &m) in panels.split_evenly((1, ms.len())).iter().zip(&ms) {
+        let entries: Vec<_> =
+            series.iter().map(|s| Entry { label: s.label(), color: s.color, swatch: Swatch::Bar }).collect();
+        let panels = legend(&bottom, &entries)?;
+        for (area, &m) in panels.split_evenly((panel_rows, ms.len().min(COLUMNS))).iter().zip(&ms) {
             linear(&area.margin(5, 10, 10, 10), report, m, &series)?;
         }
     }
@@ -165,7 +178,22 @@ fn elementwise(area: &Area, report: &Report) -> crate::Result<()> {
     let (low, high) = rows.iter().fold((f64::MAX, 0.0f64), |(lo, hi), r| (lo.min(elements(r)), hi.max(elements(r))));
     let top = rows.iter().filter_map(|r| metric(report, r)).fold(0.0, f64::max);
     let y_max = if report.copy_bandwidth().is_some() { (top * 1.1).max(110.0) } else { top * 1.15 };
-    let mut chart = ChartBuilder::on(area)
+    // One colour per op and type; version 1 dashed, later versions solid.
+    let kinds = distinct(rows.iter().map(|r| (r.case.op, r.case.dtype)));
+    let (mut entries, mut curves) = (Vec::new(), Vec::new());
+    for label in distinct(rows.iter().map(|r| series_label(r))) {
+        let series: Vec<&Row> = rows.iter().copied().filter(|r| series_label(r) == label).collect();
+        let kind = kinds.iter().position(|&k| k == (series[0].case.op, series[0].case.dtype)).unwrap_or(0);
+        let swatch = if series[0].case.version == "v1" { Swatch::Dashed } else { Swatch::Line };
+        let mut points: Vec<(f64, f64)> =
+            series.iter().filter_map(|r| Some((elements(r), metric(report, r)?))).collect();
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        entries.push(Entry { label, color: PALETTE[kind % PALETTE.len()], swatch });
+        curves.push(points);
+    }
+    // Underneath, as the int4 panels', so that it covers no curve.
+    let plot = legend(area, &entries)?;
+    let mut chart = ChartBuilder::on(&plot)
         .caption(format!("Elementwise kernels: achieved bandwidth ({}) against size", figures(report)), (FONT, 22))
         .x_label_area_size(52)
         .y_label_area_size(70)
@@ -203,32 +231,14 @@ fn elementwise(area: &Area, report: &Report) -> crate::Result<()> {
             chart.draw_series([Text::new(note, (x / 1.09, y_max * 0.03), style)])?;
         }
     }
-    // One color per op and type; version 1 dashed, later versions solid.
-    let kinds = distinct(rows.iter().map(|r| (r.case.op, r.case.dtype)));
-    for label in distinct(rows.iter().map(|r| series_label(r))) {
-        let series: Vec<&Row> = rows.iter().copied().filter(|r| series_label(r) == label).collect();
-        let kind = kinds.iter().position(|&k| k == (series[0].case.op, series[0].case.dtype)).unwrap_or(0);
-        let color = PALETTE[kind % PALETTE.len()];
-        let mut points: Vec<(f64, f64)> =
-            series.iter().filter_map(|r| Some((elements(r), metric(report, r)?))).collect();
-        points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        if series[0].case.version == "v1" {
+    for (Entry { color, swatch, .. }, points) in entries.iter().zip(&curves) {
+        if *swatch == Swatch::Dashed {
             chart.draw_series(DashedLineSeries::new(points.iter().copied(), 8, 5, color.stroke_width(2)))?;
         } else {
             chart.draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))?;
         }
-        chart
-            .draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?
-            .label(label)
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], color.stroke_width(3)));
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font((FONT, 16))
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK.mix(0.3))
-        .draw()?;
     Ok(())
 }
 
@@ -288,29 +298,53 @@ fn lighter(RGBColor(r, g, b): RGBColor) -> RGBColor {
     RGBColor(half(r), half(g), half(b))
 }
 
-/// Draws the legend of the int4 panels along the bottom of `area`, outside
-/// every plot so that it covers no bar, and returns the area above it.
-/// Column-major, so that a version's f16 and bf16 stand one above the other.
-fn legend<'a>(area: &Area<'a>, series: &[Series]) -> crate::Result<Area<'a>> {
+/// A series in a legend.
+struct Entry {
+    label: String,
+    color: RGBColor,
+    swatch: Swatch,
+}
+
+/// How a legend entry shows its series.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Swatch {
+    Bar,
+    Line,
+    Dashed,
+}
+
+/// Draws a legend along the bottom of `area`, outside the plot so that it
+/// covers no data, and returns the area above it. Column-major, so that a
+/// version's f16 and bf16, or a kernel's versions, stand one above the other.
+fn legend<'a>(area: &Area<'a>, entries: &[Entry]) -> crate::Result<Area<'a>> {
     const LINE: u32 = 22;
+    // Between the plot's axis description and the first line.
+    const GAP: u32 = 12;
     let style = (FONT, 15).into_font().color(&BLACK);
-    let labels: Vec<String> = series.iter().map(Series::label).collect();
     let mut widest = 0;
-    for label in &labels {
-        widest = widest.max(area.estimate_text_size(label, &style)?.0);
+    for entry in entries {
+        widest = widest.max(area.estimate_text_size(&entry.label, &style)?.0);
     }
     // Swatch, gap and the space to the next column.
-    let column = widest + 50;
+    let column = widest + 55;
     let (width, height) = area.dim_in_pixel();
-    let rows = labels.len().div_ceil((width / column).max(1) as usize).max(1);
-    let (panels, strip) = area.split_vertically(height.saturating_sub(rows as u32 * LINE + 8));
-    let left = width.saturating_sub(labels.len().div_ceil(rows) as u32 * column) as i32 / 2;
-    for (i, (label, s)) in labels.iter().zip(series).enumerate() {
-        let (x, y) = (left + (i / rows) as i32 * column as i32, (i % rows) as i32 * LINE as i32 + 4);
-        strip.draw(&Rectangle::new([(x, y + 2), (x + 14, y + 16)], s.color.filled()))?;
-        strip.draw_text(label, &style, (x + 20, y))?;
+    let rows = entries.len().div_ceil((width / column).max(1) as usize).max(1);
+    let (plot, strip) = area.split_vertically(height.saturating_sub(rows as u32 * LINE + GAP + 4));
+    let left = width.saturating_sub(entries.len().div_ceil(rows) as u32 * column) as i32 / 2;
+    for (i, Entry { label, color, swatch }) in entries.iter().enumerate() {
+        let (x, y) = (left + (i / rows) as i32 * column as i32, (i % rows) as i32 * LINE as i32 + GAP as i32);
+        match swatch {
+            Swatch::Bar => strip.draw(&Rectangle::new([(x, y + 3), (x + 24, y + 15)], color.filled()))?,
+            Swatch::Line => strip.draw(&PathElement::new([(x, y + 9), (x + 24, y + 9)], color.stroke_width(3)))?,
+            Swatch::Dashed => {
+                for dash in [x, x + 15] {
+                    strip.draw(&PathElement::new([(dash, y + 9), (dash + 9, y + 9)], color.stroke_width(3)))?;
+                }
+            }
+        }
+        strip.draw_text(label, &style, (x + 30, y))?;
     }
-    Ok(panels)
+    Ok(plot)
 }
 
 /// The row a bar shows and its height: the fastest of `series` at `(n, k)`,
@@ -336,15 +370,15 @@ fn linear(area: &Area, report: &Report, m: usize, series: &[Series]) -> crate::R
     let shapes = distinct(rows.iter().filter_map(|r| linear_shape(r).map(|s| (s.n, s.k))));
     let present: Vec<&Series> = series.iter().filter(|s| rows.iter().any(|r| s.holds(r))).collect();
     let top = rows.iter().filter_map(|r| metric(report, r)).fold(0.0, f64::max);
-    // Headroom for the time labels.
-    let y_max = (top * 1.15).max(if report.copy_bandwidth().is_some() { 10.0 } else { 1.0 });
+    // Headroom for the marks and time labels.
+    let y_max = (top * 1.18).max(if report.copy_bandwidth().is_some() { 10.0 } else { 1.0 });
     let caption = format!("int4 linear, M = {m} ({}, G = {}): {}", mode_name(first.mode), first.group, figures(report));
     let mut chart = ChartBuilder::on(area)
         .caption(caption, (FONT, 20))
         .x_label_area_size(52)
         .y_label_area_size(62)
         .build_cartesian_2d(-0.5..shapes.len() as f64 - 0.5, 0.0..y_max)?;
-    let names: Vec<String> = shapes.iter().map(|(n, k)| format!("{n}x{k}")).collect();
+    let names: Vec<String> = shapes.iter().map(|(n, k)| format!("{n}×{k}")).collect();
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -354,7 +388,7 @@ fn linear(area: &Area, report: &Report, m: usize, series: &[Series]) -> crate::R
             let on_shape = (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len();
             if on_shape { names[i as usize].clone() } else { String::new() }
         })
-        .x_desc("N x K (output x input features), µs above each bar")
+        .x_desc("N × K (output × input features); the fastest bar of each shape marked, with its µs")
         .y_desc(y_description(report))
         .y_label_formatter(&|y| if y_max < 20.0 { format!("{y:.1}") } else { format!("{y:.0}") })
         .label_style((FONT, 14))
@@ -363,25 +397,48 @@ fn linear(area: &Area, report: &Report, m: usize, series: &[Series]) -> crate::R
         .bold_line_style(BLACK.mix(0.12))
         .draw()?;
     let width = 0.8 / present.len().max(1) as f64;
+    let mut bars = Vec::new();
     for (j, s) in present.iter().enumerate() {
-        let bars: Vec<(f64, f64, String)> = shapes
-            .iter()
-            .enumerate()
-            .filter_map(|(i, &nk)| {
-                let (row, y) = fastest(report, &rows, s, nk)?;
-                Some((i as f64 - 0.4 + j as f64 * width, y, micros(row.timing.cold()?.median)))
-            })
-            .collect();
-        chart.draw_series(
-            bars.iter().map(|(x, y, _)| Rectangle::new([(*x, 0.0), (*x + width * 0.92, *y)], s.color.filled())),
-        )?;
-        let style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
-        chart.draw_series(
-            bars.iter()
-                .map(|(x, y, time)| Text::new(time.clone(), (*x + width * 0.46, *y + y_max * 0.01), style.clone())),
-        )?;
+        for (shape, &nk) in shapes.iter().enumerate() {
+            let Some((row, y)) = fastest(report, &rows, s, nk) else { continue };
+            let Some(time) = row.timing.cold() else { continue };
+            let x = shape as f64 - 0.4 + j as f64 * width;
+            bars.push(Bar { shape, x, y, seconds: time.median, color: s.color });
+        }
+    }
+    chart
+        .draw_series(bars.iter().map(|b| Rectangle::new([(b.x, 0.0), (b.x + width * 0.92, b.y)], b.color.filled())))?;
+    // A label on every bar would overlap its neighbours' (up to 16 bars share
+    // a shape): only the fastest of each shape is marked, its time above the
+    // shape's tallest bar, as near the mark as the shape's width allows.
+    let style = TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
+    let pixels_per_shape = chart.plotting_area().dim_in_pixel().0 as f64 / shapes.len().max(1) as f64;
+    for shape in 0..shapes.len() {
+        let group = || bars.iter().filter(|b| b.shape == shape);
+        let Some(best) = group().min_by(|a, b| a.seconds.total_cmp(&b.seconds)) else { continue };
+        let tallest = group().map(|b| b.y).fold(0.0, f64::max);
+        let label = format!("{} µs", micros(best.seconds));
+        let half = f64::from(area.estimate_text_size(&label, &style)?.0) / 2.0 / pixels_per_shape;
+        let centre = best.x + width * 0.46;
+        let slack = (0.5 - half).max(0.0);
+        let x = centre.clamp(shape as f64 - slack, shape as f64 + slack);
+        let mark = Polygon::new(vec![(-5, -11), (5, -11), (0, -3)], BLACK.filled());
+        chart.draw_series([EmptyElement::at((centre, best.y)) + mark])?;
+        chart.draw_series([EmptyElement::at((x, tallest)) + Text::new(label, (0, -13), style.clone())])?;
     }
     Ok(())
+}
+
+/// A bar of an int4 panel, in the panel's coordinates.
+struct Bar {
+    /// The index of its shape on the x axis.
+    shape: usize,
+    /// Left edge.
+    x: f64,
+    y: f64,
+    /// Its cold median.
+    seconds: f64,
+    color: RGBColor,
 }
 
 #[cfg(test)]

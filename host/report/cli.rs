@@ -9,6 +9,8 @@ quant-kernels: checks every kernel against the CPU reference and times it.
 Usage:
   quant-kernels [bench] [OPTIONS]   check and time every case (the default)
   quant-kernels ptx DIR             write the embedded PTX, one file per target
+  quant-kernels chart JSON PNG      draw the chart of a saved report.json again
+                                    (no GPU needed)
   quant-kernels --help
 
 Options:
@@ -38,6 +40,8 @@ Profile one launch with Nsight Compute (the first selected case):
 pub enum Command {
     Bench(Options),
     Ptx(PathBuf),
+    /// A saved report.json and the PNG to draw it into.
+    Chart(PathBuf, PathBuf),
     Help,
 }
 
@@ -61,6 +65,13 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             return match (args.next(), args.next()) {
                 (Some(dir), None) => Ok(Command::Ptx(dir.into())),
                 _ => Err("ptx takes one folder".into()),
+            };
+        }
+        Some(&"chart") => {
+            args.next();
+            return match (args.next(), args.next(), args.next()) {
+                (Some(json), Some(png), None) => Ok(Command::Chart(json.into(), png.into())),
+                _ => Err("chart takes a report.json and the PNG to write".into()),
             };
         }
         Some(&("help" | "-h" | "--help")) => return Ok(Command::Help),
@@ -149,9 +160,10 @@ mod tests {
     #[test]
     fn other_commands_and_errors() {
         assert_eq!(parse_str("ptx dir"), Ok(Command::Ptx("dir".into())));
+        assert_eq!(parse_str("chart r.json c.png"), Ok(Command::Chart("r.json".into(), "c.png".into())));
         assert_eq!(parse_str("--help"), Ok(Command::Help));
         assert_eq!(parse_str("bench -h"), Ok(Command::Help));
-        for bad in ["ptx", "ptx a b", "--iters 0", "--iters", "--frobnicate", "bench --seed x"] {
+        for bad in ["ptx", "ptx a b", "chart r.json", "--iters 0", "--iters", "--frobnicate", "bench --seed x"] {
             assert!(parse_str(bad).is_err(), "{bad}");
         }
     }

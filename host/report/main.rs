@@ -7,6 +7,7 @@
 //! cargo run --release                      # = bench: check and time everything
 //! cargo run --release -- bench --quick     # fewer cases; --help lists the options
 //! cargo run --release -- ptx DIR           # write the embedded PTX, one file per target
+//! cargo run --release -- chart JSON PNG    # redraw a saved report's chart (no GPU)
 //! ```
 //!
 //! One concern a file: `cli` (arguments), `cases` (what runs, as data),
@@ -46,6 +47,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(Command::Ptx(dir)) => exit(write_ptx(&dir)),
+        Ok(Command::Chart(json, png)) => exit(redraw(&json, &png)),
         Ok(Command::Bench(options)) => exit(bench(&options)),
         Err(message) => {
             eprintln!("{message}\n\n{}", cli::USAGE);
@@ -73,6 +75,19 @@ fn write_ptx(dir: &Path) -> Result<bool> {
         std::fs::write(&path, target.ptx).map_err(|e| format!("{}: {e}", path.display()))?;
         println!("{}", path.display());
     }
+    Ok(true)
+}
+
+/// Draws the chart of a saved report again: after a change to the chart,
+/// without a GPU.
+fn redraw(json: &Path, png: &Path) -> Result<bool> {
+    let read = || -> Result<model::Report> {
+        let value = serde_json::from_str(&std::fs::read_to_string(json)?)?;
+        Ok(json::from_json(&value)?)
+    };
+    let report = read().map_err(|e| format!("{}: {e}", json.display()))?;
+    write(png, |path| chart::draw(&report, path))?;
+    println!("wrote {}", png.display());
     Ok(true)
 }
 
