@@ -70,8 +70,8 @@ impl Kernels {
         };
         let target = ptx::select(info.compute_capability)?;
         let context = Context::new(device)?;
-        let module = Module::from_ptx(target.ptx, &[])
-            .map_err(|source| Error::ModuleLoad { target: target.name(), source })?;
+        let module =
+            Module::from_ptx(target.ptx, &[]).map_err(|source| Error::ModuleLoad { target: target.name(), source })?;
         let max_shared = max_shared_memory_per_block(&device)?;
         let functions = ptx::kernel_names()
             .iter()

@@ -59,9 +59,14 @@ fn every_target_defines_every_kernel(_: &mut Rng) -> TestResult {
 
 fn devices_map_to_the_newest_target_they_run(_: &mut Rng) -> TestResult {
     // sm_90a runs on 9.0 only; newer devices take the portable sm_80.
-    for (cc, expected) in
-        [((8, 0), "sm_80"), ((8, 6), "sm_80"), ((8, 9), "sm_80"), ((9, 0), "sm_90a"), ((10, 0), "sm_80"), ((12, 0), "sm_80")]
-    {
+    for (cc, expected) in [
+        ((8, 0), "sm_80"),
+        ((8, 6), "sm_80"),
+        ((8, 9), "sm_80"),
+        ((9, 0), "sm_90a"),
+        ((10, 0), "sm_80"),
+        ((12, 0), "sm_80"),
+    ] {
         let got = ptx::select(cc)?.name();
         ensure(got == expected, || format!("{cc:?} picks {got}"))?;
     }

@@ -93,5 +93,7 @@ pub unsafe fn load_shared8(address: u32) -> [u32; 2] {
 #[inline(always)]
 pub unsafe fn store_shared8(address: u32, value: [u32; 2]) {
     // SAFETY: the caller guarantees the address.
-    unsafe { asm!("st.shared.v2.u32 [{p}], {{{a}, {b}}};", p = in(reg32) address, a = in(reg32) value[0], b = in(reg32) value[1]) };
+    unsafe {
+        asm!("st.shared.v2.u32 [{p}], {{{a}, {b}}};", p = in(reg32) address, a = in(reg32) value[0], b = in(reg32) value[1])
+    };
 }

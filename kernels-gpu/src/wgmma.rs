@@ -160,5 +160,7 @@ pub fn wait<const PENDING: u32>() {
 #[inline(always)]
 pub fn fence_accumulators(acc: &mut Accumulators) {
     // SAFETY: no instruction, a PTX comment naming the registers.
-    unsafe { asm_with_accumulators!(acc, concat!("// ", accumulator_list!()), options(nomem, nostack, preserves_flags)) };
+    unsafe {
+        asm_with_accumulators!(acc, concat!("// ", accumulator_list!()), options(nomem, nostack, preserves_flags))
+    };
 }

@@ -240,12 +240,7 @@ impl PtxBuilder {
             .arg(&linked)
             .arg("-o")
             .arg(&optimized))?;
-        run(toolchain
-            .llvm_tool("llc")
-            .args(["-O3", &format!("-mcpu={sm}")])
-            .arg(&optimized)
-            .arg("-o")
-            .arg(&ptx_path))?;
+        run(toolchain.llvm_tool("llc").args(["-O3", &format!("-mcpu={sm}")]).arg(&optimized).arg("-o").arg(&ptx_path))?;
         let ptx = fs::read_to_string(&ptx_path).map_err(io_error(&ptx_path))?;
         if let Some(kernel) = kernels.iter().find(|k| !ptx.contains(&format!(".entry {k}("))) {
             return Err(Error::MissingEntry { kernel: kernel.clone(), target: sm });

@@ -35,8 +35,8 @@
 //! 32-code chunk's dot product is one FMA chain, scaled once.
 
 use crate::device::{
-    Strided, Vec4, prefetch_l1, block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, load4, load8, store4,
-    sync_threads, thread_idx_x, warp_id, warp_sum,
+    Strided, Vec4, block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, load4, load8, prefetch_l1,
+    store4, sync_threads, thread_idx_x, warp_id, warp_sum,
 };
 use crate::math;
 use core::array::from_fn;
@@ -47,12 +47,12 @@ use quant_kernels_abi::int4_linear::v2;
 
 mod mma_tile;
 mod split_k;
+mod v10;
 mod v3;
 mod v4;
 mod v5;
 mod v6;
 mod v7;
-mod v10;
 pub use split_k::*;
 pub use v3::*;
 pub use v4::*;

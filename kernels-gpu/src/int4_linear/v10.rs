@@ -274,9 +274,7 @@ mod hopper {
                     // rows, and their group's constants.
                     // SAFETY: aligned slots inside the stage and the buffer.
                     let codes: [[[u32; 4]; 2]; TILES] = from_fn(|a| {
-                        from_fn(|h| unsafe {
-                            load_shared16(stage + lane_codes + (4096 * a + 512 * h + 16 * p) as u32)
-                        })
+                        from_fn(|h| unsafe { load_shared16(stage + lane_codes + (4096 * a + 512 * h + 16 * p) as u32) })
                     });
                     let constants: [[RowParams; 2]; TILES] = from_fn(|a| {
                         from_fn(|h| {
@@ -297,7 +295,9 @@ mod hopper {
                         let chunk = 2 * p + half;
                         let b = wgmma::advance(
                             b_descriptor,
-                            stage + (CODE_BYTES_PER_STAGE + ACTIVATION_HALF_BYTES * (chunk / 4) + 32 * (chunk % 4)) as u32,
+                            stage
+                                + (CODE_BYTES_PER_STAGE + ACTIVATION_HALF_BYTES * (chunk / 4) + 32 * (chunk % 4))
+                                    as u32,
                         );
                         wgmma::fence();
                         for (a, acc) in acc.iter_mut().enumerate() {

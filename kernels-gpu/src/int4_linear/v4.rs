@@ -114,7 +114,9 @@ unsafe fn linear_v4<T: MmaHalf, const N_TILES: usize>(
             next_params = params_of(i + 1);
             let stage = my_stages + (i % STAGES) as u32 * stage_size;
             // SAFETY: 16-byte aligned slots of this warp's stage.
-            let codes = unsafe { [load_shared16(stage + (64 * g + 16 * t) as u32), load_shared16(stage + (64 * (g + 8) + 16 * t) as u32)] };
+            let codes = unsafe {
+                [load_shared16(stage + (64 * g + 16 * t) as u32), load_shared16(stage + (64 * (g + 8) + 16 * t) as u32)]
+            };
             let activations: [[u32; 16]; N_TILES] = from_fn(|j| {
                 let row = M_PER_TILE * j + g;
                 if row >= rows_here {

@@ -127,31 +127,33 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
         let groups_per_row = self.groups.groups_per_row;
         let valid = |j: usize| first_group + j / Self::WORDS_PER_GROUP < groups_per_row;
         let column = |j: usize| step * STEP_K + self.word_column(j);
-        let codes = from_fn(|tile| from_fn(|r| {
-            // SAFETY: row r < n; each load below is of valid words, whose
-            // columns are below k, at their natural alignment.
-            unsafe {
-                let row = self.qweight.add(self.rows[tile][r] * self.words_per_row);
-                let mut words = [0u32; 4];
-                // One load per group: 16 bytes, 8 or 4.
-                for j in (0..4).step_by(Self::WORDS_PER_GROUP) {
-                    if !valid(j) {
-                        continue;
-                    }
-                    let first = row.add(column(j) / 8);
-                    match Self::WORDS_PER_GROUP {
-                        4 => words = (*first.cast::<Vec4<u32>>()).0,
-                        2 => {
-                            let pair = *first.cast::<u64>();
-                            words[j] = pair as u32;
-                            words[j + 1] = (pair >> 32) as u32;
+        let codes = from_fn(|tile| {
+            from_fn(|r| {
+                // SAFETY: row r < n; each load below is of valid words, whose
+                // columns are below k, at their natural alignment.
+                unsafe {
+                    let row = self.qweight.add(self.rows[tile][r] * self.words_per_row);
+                    let mut words = [0u32; 4];
+                    // One load per group: 16 bytes, 8 or 4.
+                    for j in (0..4).step_by(Self::WORDS_PER_GROUP) {
+                        if !valid(j) {
+                            continue;
                         }
-                        _ => words[j] = *first,
+                        let first = row.add(column(j) / 8);
+                        match Self::WORDS_PER_GROUP {
+                            4 => words = (*first.cast::<Vec4<u32>>()).0,
+                            2 => {
+                                let pair = *first.cast::<u64>();
+                                words[j] = pair as u32;
+                                words[j + 1] = (pair >> 32) as u32;
+                            }
+                            _ => words[j] = *first,
+                        }
                     }
+                    words
                 }
-                words
-            }
-        }));
+            })
+        });
         let activations = from_fn(|tile| {
             let mut pairs = [0u32; 16];
             if let Some(row) = self.x_rows[tile] {
@@ -166,39 +168,43 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
             pairs
         });
         let full = first_group + Self::GROUPS_PER_STEP <= groups_per_row;
-        let scales = from_fn(|tile| from_fn(|r| {
-            let row = self.rows[tile][r];
-            // SAFETY: rows[r] < n; the groups read are below k / G, and the
-            // vector is aligned: its first scale's index is a multiple of
-            // GROUPS_PER_STEP when k % STEP_K == 0.
-            unsafe {
-                let first = self.groups.scales.add(row * groups_per_row + first_group);
-                match Self::GROUPS_PER_STEP {
-                    _ if !(full && self.vector_scales) => {
-                        let mut bits = 0u64;
-                        for q in 0..Self::GROUPS_PER_STEP {
-                            if first_group + q < groups_per_row {
-                                bits |= (*first.add(q) as u64) << (16 * q);
+        let scales = from_fn(|tile| {
+            from_fn(|r| {
+                let row = self.rows[tile][r];
+                // SAFETY: rows[r] < n; the groups read are below k / G, and the
+                // vector is aligned: its first scale's index is a multiple of
+                // GROUPS_PER_STEP when k % STEP_K == 0.
+                unsafe {
+                    let first = self.groups.scales.add(row * groups_per_row + first_group);
+                    match Self::GROUPS_PER_STEP {
+                        _ if !(full && self.vector_scales) => {
+                            let mut bits = 0u64;
+                            for q in 0..Self::GROUPS_PER_STEP {
+                                if first_group + q < groups_per_row {
+                                    bits |= (*first.add(q) as u64) << (16 * q);
+                                }
                             }
+                            bits
                         }
-                        bits
+                        4 => *first.cast::<u64>(),
+                        2 => *first.cast::<u32>() as u64,
+                        _ => *first as u64,
                     }
-                    4 => *first.cast::<u64>(),
-                    2 => *first.cast::<u32>() as u64,
-                    _ => *first as u64,
                 }
-            }
-        }));
-        let zeros = from_fn(|tile| from_fn(|r| {
-            let mut nibbles = 0u32;
-            for q in 0..Self::GROUPS_PER_STEP {
-                if first_group + q < groups_per_row {
-                    // SAFETY: the row is below n and the group below k / G.
-                    nibbles |= unsafe { self.groups.zero_point(self.rows[tile][r], first_group + q) } << (4 * q);
+            })
+        });
+        let zeros = from_fn(|tile| {
+            from_fn(|r| {
+                let mut nibbles = 0u32;
+                for q in 0..Self::GROUPS_PER_STEP {
+                    if first_group + q < groups_per_row {
+                        // SAFETY: the row is below n and the group below k / G.
+                        nibbles |= unsafe { self.groups.zero_point(self.rows[tile][r], first_group + q) } << (4 * q);
+                    }
                 }
-            }
-            nibbles
-        }));
+                nibbles
+            })
+        });
         Step { codes, scales, zeros, activations }
     }
 
