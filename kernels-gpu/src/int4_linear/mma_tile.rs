@@ -7,9 +7,10 @@
 //! slots is in the documentation of version 3.
 
 use super::GroupParams;
+use crate::async_copy::copy16;
 use crate::device::{
     Strided, block_dim_x, block_idx_x, block_idx_y, block_idx_z, dynamic_shared_memory, grid_dim_y, grid_dim_z,
-    lane_id, sync_threads, warp_id,
+    in_place, lane_id, sync_threads, warp_id,
 };
 use crate::mma::{MmaHalf, splat2};
 use crate::wgmma::WgmmaHalf;
@@ -342,4 +343,62 @@ pub(super) unsafe fn linear_tiled_split_k<T: WgmmaHalf, G: TiledGemm>(
     let groups = GroupParams::new(scales, zeros, k, group_size);
     // SAFETY: forwarded from the caller.
     unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), this_slice, store) }
+}
+
+/// Copies a thread's share of one step's codes into a stage of a tiled GEMM
+/// (versions 7 and 10): `CHUNKS` 16-byte chunks, the `p`-th being chunk
+/// `chunk` (of the row's `chunks_per_row`, 32 columns each) of weight row
+/// `row + 64 p`, to shared address `slot + 4096 p`; zero-filled, without
+/// reading, past `n` rows or the row's chunks.
+///
+/// # Safety
+/// `qweight` holds `n` rows of `chunks_per_row` 16-byte aligned chunks; the
+/// slots are 16-byte aligned inside the block's shared memory.
+#[inline(always)]
+pub(super) unsafe fn copy_codes<const CHUNKS: usize>(
+    qweight: *const u32,
+    slot: u32,
+    (row, chunk): (usize, usize),
+    (n, chunks_per_row): (usize, usize),
+) {
+    for p in 0..CHUNKS {
+        let row = row + 64 * p;
+        let valid = row < n && chunk < chunks_per_row;
+        // SAFETY: when valid, chunk `chunk` of row `row` < n lies in qweight;
+        // the slot is the caller's.
+        unsafe {
+            let source = qweight.add(if valid { 4 * (row * chunks_per_row + chunk) } else { 0 });
+            copy16(slot + (4096 * p) as u32, source.cast(), valid);
+        }
+    }
+}
+
+/// Copies a thread's share of one step's activations into a stage of a
+/// tiled GEMM: `CHUNKS` 16-byte chunks, the `p`-th being the 8 activations
+/// from column `col` of row `row + 16 p`, to shared address `slot +
+/// slot_step * p`; zero-filled, without reading, past `m` rows or `k` columns.
+///
+/// # Safety
+/// `x` holds `m` rows of `k` elements (`k % 8 == 0`, 16-byte aligned); the
+/// slots are 16-byte aligned inside the block's shared memory.
+#[inline(always)]
+pub(super) unsafe fn copy_activations<T, const CHUNKS: usize>(
+    x: *const T,
+    (slot, slot_step): (u32, u32),
+    (row, col): (usize, usize),
+    (m, k): (usize, usize),
+) {
+    // Element offset of the p-th chunk, advanced in place: not CHUNKS
+    // hoisted 64-bit offsets.
+    let mut offset = row * k + col;
+    for p in 0..CHUNKS {
+        let valid = row + 16 * p < m && col < k;
+        // SAFETY: when valid, 8 activations at column col < k of a row < m,
+        // 16-byte aligned; the slot is the caller's.
+        unsafe {
+            let source = x.add(if valid { offset } else { 0 });
+            copy16(slot + slot_step * p as u32, source.cast(), valid);
+        }
+        offset = in_place(offset + 16 * k);
+    }
 }

@@ -115,9 +115,9 @@ impl TiledGemm for V10 {
 #[cfg(target_feature = "sm_90a")]
 mod hopper {
     use super::GroupParams;
-    use crate::async_copy::{self, copy16, dynamic_shared_address, load_shared8, load_shared16, store_shared8};
+    use crate::async_copy::{self, dynamic_shared_address, load_shared8, load_shared16, store_shared8};
     use crate::device::{block_idx_x, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
-    use crate::int4_linear::mma_tile::{RowParams, activation_tiles, dequantize_pair};
+    use crate::int4_linear::mma_tile::{RowParams, activation_tiles, copy_activations, copy_codes, dequantize_pair};
     use crate::wgmma::{self, Accumulators, WgmmaHalf};
     use core::array::from_fn;
     use core::ops::Range;
@@ -213,28 +213,20 @@ mod hopper {
             let issue = |i: usize| {
                 if i < end_step {
                     let stage = stage_of(i);
-                    let c = 4 * i + code_chunk;
-                    for p in 0..CODE_CHUNKS / THREADS {
-                        let row = first_row + code_row + 64 * p;
-                        let valid = row < n && c < chunks_per_row;
-                        // SAFETY: when valid, chunk c of row `row` < n lies in
-                        // qweight (16-byte aligned); the slot is inside the stage.
-                        unsafe {
-                            let source = qweight.add(if valid { 4 * (row * chunks_per_row + c) } else { 0 });
-                            copy16(stage + code_slot + (4096 * p) as u32, source.cast(), valid);
-                        }
-                    }
-                    let col = STEP_K * i + 8 * activation_chunk;
-                    for p in 0..ACTIVATION_CHUNKS / THREADS {
-                        let row = first_m + activation_row + 16 * p;
-                        let valid = row < m && col < k;
-                        // SAFETY: when valid, 8 activations at column col < k of
-                        // row < m (16-byte aligned: k % 32 == 0 and x is); the
-                        // slot is inside the stage.
-                        unsafe {
-                            let source = x.add(if valid { row * k + col } else { 0 });
-                            copy16(stage + activation_slot + (2048 * p) as u32, source.cast(), valid);
-                        }
+                    // SAFETY: the stage's slots; x and the weights as the caller's.
+                    unsafe {
+                        copy_codes::<{ CODE_CHUNKS / THREADS }>(
+                            qweight,
+                            stage + code_slot,
+                            (first_row + code_row, 4 * i + code_chunk),
+                            (n, chunks_per_row),
+                        );
+                        copy_activations::<T, { ACTIVATION_CHUNKS / THREADS }>(
+                            x,
+                            (stage + activation_slot, 2048),
+                            (first_m + activation_row, STEP_K * i + 8 * activation_chunk),
+                            (m, k),
+                        );
                     }
                 }
                 async_copy::commit();

@@ -85,9 +85,10 @@
 
 use super::GroupParams;
 use super::mma_tile::{
-    RowParams, TiledGemm, activation_tiles, entry_points, linear_tiled, linear_tiled_split_k, mma_word,
+    RowParams, TiledGemm, activation_tiles, copy_activations, copy_codes, entry_points, linear_tiled,
+    linear_tiled_split_k, mma_word,
 };
-use crate::async_copy::{commit, copy16, dynamic_shared_address, load_shared16, wait};
+use crate::async_copy::{commit, dynamic_shared_address, load_shared16, wait};
 use crate::device::{block_idx_x, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
 use crate::float::Bf16;
 use crate::wgmma::WgmmaHalf;
@@ -179,31 +180,20 @@ impl TiledGemm for V7 {
             // the slice's `j`-th step.
             let issue = |i: usize, stage: u32| {
                 if i < end_step {
-                    let c = 4 * i + code_chunk;
-                    for p in 0..CODE_CHUNKS / THREADS {
-                        let row = first_row + code_row + 64 * p;
-                        let valid = row < n && c < chunks_per_row;
-                        // SAFETY: when valid, chunk c of row `row` < n lies in
-                        // qweight (16-byte aligned); the slot is inside the stage.
-                        unsafe {
-                            let source = qweight.add(if valid { 4 * (row * chunks_per_row + c) } else { 0 });
-                            copy16(stage + code_slot + (4096 * p) as u32, source.cast(), valid);
-                        }
-                    }
-                    let col = STEP_K * i + 8 * activation_chunk;
-                    // Element offset of the p-th chunk, row by row (16 rows
-                    // apart): advanced in place, not 8 hoisted 64-bit offsets.
-                    let mut offset = (first_m + activation_row) * k + col;
-                    for p in 0..ACTIVATION_CHUNKS / THREADS {
-                        let valid = first_m + activation_row + 16 * p < m && col < k;
-                        // SAFETY: when valid, 8 activations at column col < k of
-                        // row `first_m + activation_row + 16 p` < m (16-byte
-                        // aligned: k % 32 == 0 and x is); the slot is inside the stage.
-                        unsafe {
-                            let source = x.add(if valid { offset } else { 0 });
-                            copy16(stage + activation_slot + (4096 * p) as u32, source.cast(), valid);
-                        }
-                        offset = in_place(offset + 16 * k);
+                    // SAFETY: the stage's slots; x and the weights as the caller's.
+                    unsafe {
+                        copy_codes::<{ CODE_CHUNKS / THREADS }>(
+                            qweight,
+                            stage + code_slot,
+                            (first_row + code_row, 4 * i + code_chunk),
+                            (n, chunks_per_row),
+                        );
+                        copy_activations::<T, { ACTIVATION_CHUNKS / THREADS }>(
+                            x,
+                            (stage + activation_slot, 4096),
+                            (first_m + activation_row, STEP_K * i + 8 * activation_chunk),
+                            (m, k),
+                        );
                     }
                 }
                 commit();
