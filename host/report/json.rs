@@ -4,7 +4,7 @@
 //! `{"median", "min", "max"}` or null where it was not taken.
 //!
 //! ```text
-//! {"source": "quant-kernels", "device", "date" (UTC), "compute_capability": "9.0", "ptx_target": "sm_90",
+//! {"source": "quant-kernels", "device", "date" (UTC), "compute_capability": "9.0", "ptx_target": "sm_90a",
 //!  "copy_bandwidth_gbs", "l2_bytes", ..., "rows": [{
 //!    "op": "copy" | "add_mul_exp" | "quantize_int8" | "linear", "kernel" (PTX name), "version": "v1", "dtype",
 //!    "elements" | null, "m", "n", "k", "group", "mode": "sym" | "asym" | null, "block" | null,

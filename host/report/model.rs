@@ -270,7 +270,7 @@ pub struct Report {
     /// UTC, ISO 8601.
     pub date: String,
     pub compute_capability: Option<(u32, u32)>,
-    /// The embedded PTX target that was loaded, e.g. `sm_90`.
+    /// The embedded PTX target that was loaded, e.g. `sm_90a`.
     pub ptx_target: Option<String>,
     pub l2_bytes: Option<usize>,
     pub multiprocessors: Option<u32>,

@@ -3,11 +3,12 @@
 //! Versions side by side, simplest first; all take the same arguments
 //! (documented on [`int4_linear_v1_m1_f32`]) and sum in f32. Versions 1 and
 //! 2 (this file) take f32 activations and run on the CUDA cores; versions 3
-//! to 6 (`v3.rs` to `v6.rs`, GEMVs for small `M`) and 7 (`v7.rs`, a
-//! tiled GEMM for large `M`), sharing `mma_tile.rs`, take f16 or bf16 and
-//! run on the tensor cores. Version 7 also splits `K` across blocks into an
-//! f32 workspace, which `split_k.rs` reduces into `y`: those two entry
-//! points take the arguments their files document.
+//! to 6 (`v3.rs` to `v6.rs`, GEMVs for small `M`), 7 (`v7.rs`, a tiled
+//! GEMM for large `M`) and 10 (`v10.rs`, version 7 on the Hopper's
+//! warpgroup MMAs, sm_90a only), sharing `mma_tile.rs`, take f16 or bf16
+//! and run on the tensor cores. Versions 7 and 10 also split `K` across
+//! blocks into an f32 workspace, which `split_k.rs` reduces into `y`: those
+//! entry points take the arguments their files document.
 //!
 //! **Version 1** (shapes from `quant_kernels_abi::int4_linear::v1`): block
 //! `(bx, by)` computes outputs `n` in `bx * ROWS_PER_BLOCK ..` for the

@@ -1,6 +1,6 @@
-//! The second kernel of version 7's split-K (`v7.rs`): adds the f32 partial
-//! sums of the `splits` slices of `K`, `partials[splits][m][n]`, adds the
-//! bias and rounds into `y[m][n]`.
+//! The second kernel of the tiled GEMMs' split-K (versions 7 and 10,
+//! `v7.rs` and `v10.rs`): adds the f32 partial sums of the `splits` slices
+//! of `K`, `partials[splits][m][n]`, adds the bias and rounds into `y[m][n]`.
 //!
 //! Block `(bx, by)` takes columns `bx * REDUCE_THREADS ..` of activation
 //! rows `by, by + gridDim.y, ...` (shapes from
