@@ -345,60 +345,63 @@ pub(super) unsafe fn linear_tiled_split_k<T: WgmmaHalf, G: TiledGemm>(
     unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), this_slice, store) }
 }
 
-/// Copies a thread's share of one step's codes into a stage of a tiled GEMM
-/// (versions 7 and 10): `CHUNKS` 16-byte chunks, the `p`-th being chunk
-/// `chunk` (of the row's `chunks_per_row`, 32 columns each) of weight row
-/// `row + 64 p`, to shared address `slot + 4096 p`; zero-filled, without
-/// reading, past `n` rows or the row's chunks.
-///
-/// # Safety
-/// `qweight` holds `n` rows of `chunks_per_row` 16-byte aligned chunks; the
-/// slots are 16-byte aligned inside the block's shared memory.
-#[inline(always)]
-pub(super) unsafe fn copy_codes<const CHUNKS: usize>(
-    qweight: *const u32,
-    slot: u32,
-    (row, chunk): (usize, usize),
-    (n, chunks_per_row): (usize, usize),
-) {
-    for p in 0..CHUNKS {
-        let row = row + 64 * p;
-        let valid = row < n && chunk < chunks_per_row;
-        // SAFETY: when valid, chunk `chunk` of row `row` < n lies in qweight;
-        // the slot is the caller's.
-        unsafe {
-            let source = qweight.add(if valid { 4 * (row * chunks_per_row + chunk) } else { 0 });
-            copy16(slot + (4096 * p) as u32, source.cast(), valid);
-        }
-    }
+/// Where a thread's copies of a tiled GEMM step go and come from: its
+/// first code chunk (weight row, chunk of the step's 4) and shared slot,
+/// its first activation chunk (activation row, chunk of the step's 16) and
+/// slot, and the slot distance between its activation chunks (16 rows apart).
+pub(super) struct StepCopies {
+    pub code: (usize, usize, u32),
+    pub activation: (usize, usize, u32),
+    pub activation_slot_step: u32,
 }
 
-/// Copies a thread's share of one step's activations into a stage of a
-/// tiled GEMM: `CHUNKS` 16-byte chunks, the `p`-th being the 8 activations
-/// from column `col` of row `row + 16 p`, to shared address `slot +
-/// slot_step * p`; zero-filled, without reading, past `m` rows or `k` columns.
-///
-/// # Safety
-/// `x` holds `m` rows of `k` elements (`k % 8 == 0`, 16-byte aligned); the
-/// slots are 16-byte aligned inside the block's shared memory.
-#[inline(always)]
-pub(super) unsafe fn copy_activations<T, const CHUNKS: usize>(
-    x: *const T,
-    (slot, slot_step): (u32, u32),
-    (row, col): (usize, usize),
-    (m, k): (usize, usize),
-) {
-    // Element offset of the p-th chunk, advanced in place: not CHUNKS
-    // hoisted 64-bit offsets.
-    let mut offset = row * k + col;
-    for p in 0..CHUNKS {
-        let valid = row + 16 * p < m && col < k;
-        // SAFETY: when valid, 8 activations at column col < k of a row < m,
-        // 16-byte aligned; the slot is the caller's.
-        unsafe {
-            let source = x.add(if valid { offset } else { 0 });
-            copy16(slot + slot_step * p as u32, source.cast(), valid);
+impl StepCopies {
+    /// Copies the thread's share of step `i` into the stage at `stage`:
+    /// `CODE_CHUNKS` 16-byte chunks of codes, the `p`-th of weight row
+    /// `row + 64 p` to `slot + 4096 p`, and `ACTIVATION_CHUNKS` of
+    /// activations, the `p`-th of row `row + 16 p` to `slot + p *
+    /// activation_slot_step`; zero-filled, without reading, past `n` or `m`
+    /// rows or past `k`.
+    ///
+    /// # Safety
+    /// `x` holds `m` rows of `k` elements and `qweight` `n` rows of `k / 32`
+    /// chunks, 16-byte aligned (`k % 32 == 0`); the slots are 16-byte
+    /// aligned inside the block's shared memory.
+    #[inline(always)]
+    pub(super) unsafe fn copy<T, const CODE_CHUNKS: usize, const ACTIVATION_CHUNKS: usize>(
+        &self,
+        (x, qweight): (*const T, *const u32),
+        stage: u32,
+        i: usize,
+        (m, n, k): (usize, usize, usize),
+    ) {
+        let chunks_per_row = k / 32;
+        let (code_row, code_chunk, code_slot) = self.code;
+        let chunk = STEP_K / 32 * i + code_chunk;
+        for p in 0..CODE_CHUNKS {
+            let row = code_row + 64 * p;
+            let valid = row < n && chunk < chunks_per_row;
+            // SAFETY: when valid, chunk `chunk` of row `row` < n lies in
+            // qweight; the slot is the caller's.
+            unsafe {
+                let source = qweight.add(if valid { 4 * (row * chunks_per_row + chunk) } else { 0 });
+                copy16(stage + code_slot + (4096 * p) as u32, source.cast(), valid);
+            }
         }
-        offset = in_place(offset + 16 * k);
+        let (row, activation_chunk, activation_slot) = self.activation;
+        let col = STEP_K * i + 8 * activation_chunk;
+        // Element offset of the p-th chunk, advanced in place: not
+        // ACTIVATION_CHUNKS hoisted 64-bit offsets.
+        let mut offset = row * k + col;
+        for p in 0..ACTIVATION_CHUNKS {
+            let valid = row + 16 * p < m && col < k;
+            // SAFETY: when valid, 8 activations at column col < k of a row <
+            // m, 16-byte aligned; the slot is the caller's.
+            unsafe {
+                let source = x.add(if valid { offset } else { 0 });
+                copy16(stage + activation_slot + self.activation_slot_step * p as u32, source.cast(), valid);
+            }
+            offset = in_place(offset + 16 * k);
+        }
     }
 }

@@ -126,7 +126,7 @@ mod hopper {
     use super::GroupParams;
     use crate::async_copy::{self, dynamic_shared_address, load_shared8, load_shared16, store_shared8};
     use crate::device::{block_idx_x, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
-    use crate::int4_linear::mma_tile::{RowParams, activation_tiles, copy_activations, copy_codes, dequantize_pair};
+    use crate::int4_linear::mma_tile::{RowParams, StepCopies, activation_tiles, dequantize_pair};
     use crate::wgmma::{self, Accumulators, WgmmaHalf};
     use core::array::from_fn;
     use core::ops::Range;
@@ -216,6 +216,11 @@ mod hopper {
         };
 
         for first_m in activation_tiles(m, BLOCK_M) {
+            let copies = StepCopies {
+                code: (first_row + code_row, code_chunk, code_slot),
+                activation: (first_m + activation_row, activation_chunk, activation_slot),
+                activation_slot_step: 2048,
+            };
             // Copies step `i` into its stage (none past the slice's last
             // step), then commits a group either way, so that the `j`-th
             // group holds the slice's `j`-th step.
@@ -224,19 +229,13 @@ mod hopper {
                     let stage = stage_of(i);
                     // SAFETY: the stage's slots; x and the weights as the caller's.
                     unsafe {
-                        copy_codes::<{ CODE_CHUNKS / THREADS }>(
-                            qweight,
-                            stage + code_slot,
-                            (first_row + code_row, 4 * i + code_chunk),
-                            (n, chunks_per_row),
-                        );
-                        copy_activations::<T, { ACTIVATION_CHUNKS / THREADS }>(
-                            x,
-                            (stage + activation_slot, 2048),
-                            (first_m + activation_row, STEP_K * i + 8 * activation_chunk),
-                            (m, k),
-                        );
-                    }
+                        copies.copy::<T, { CODE_CHUNKS / THREADS }, { ACTIVATION_CHUNKS / THREADS }>(
+                            (x, qweight),
+                            stage,
+                            i,
+                            (m, n, k),
+                        )
+                    };
                 }
                 async_copy::commit();
             };

@@ -85,8 +85,7 @@
 
 use super::GroupParams;
 use super::mma_tile::{
-    RowParams, TiledGemm, activation_tiles, copy_activations, copy_codes, entry_points, linear_tiled,
-    linear_tiled_split_k, mma_word,
+    RowParams, StepCopies, TiledGemm, activation_tiles, entry_points, linear_tiled, linear_tiled_split_k, mma_word,
 };
 use crate::async_copy::{commit, dynamic_shared_address, load_shared16, wait};
 use crate::device::{block_idx_x, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
@@ -175,6 +174,11 @@ impl TiledGemm for V7 {
         let lane_swizzle = swizzle(warp_activation_rows + g, 4 * t) as u32;
 
         for first_m in activation_tiles(m, BLOCK_M) {
+            let copies = StepCopies {
+                code: (first_row + code_row, code_chunk, code_slot),
+                activation: (first_m + activation_row, activation_chunk, activation_slot),
+                activation_slot_step: 4096,
+            };
             // Copies step `i` into `stage` (none past the slice's last step),
             // then commits a group either way, so that the `j`-th group holds
             // the slice's `j`-th step.
@@ -182,19 +186,13 @@ impl TiledGemm for V7 {
                 if i < end_step {
                     // SAFETY: the stage's slots; x and the weights as the caller's.
                     unsafe {
-                        copy_codes::<{ CODE_CHUNKS / THREADS }>(
-                            qweight,
-                            stage + code_slot,
-                            (first_row + code_row, 4 * i + code_chunk),
-                            (n, chunks_per_row),
-                        );
-                        copy_activations::<T, { ACTIVATION_CHUNKS / THREADS }>(
-                            x,
-                            (stage + activation_slot, 4096),
-                            (first_m + activation_row, STEP_K * i + 8 * activation_chunk),
-                            (m, k),
-                        );
-                    }
+                        copies.copy::<T, { CODE_CHUNKS / THREADS }, { ACTIVATION_CHUNKS / THREADS }>(
+                            (x, qweight),
+                            stage,
+                            i,
+                            (m, n, k),
+                        )
+                    };
                 }
                 commit();
             };
