@@ -46,6 +46,27 @@ macro_rules! entry_points {
 }
 pub(super) use entry_points;
 
+/// Exports a tiled GEMM's four entry points (through `export_per_float!`):
+/// `linear_tiled<$kernel>` in f16 and bf16, with the arguments of
+/// [`entry_points!`], and `linear_tiled_split_k<$kernel>`, which takes
+/// `partials` (`[gridDim.z][m][n]` f32) in place of `bias` and `y`.
+macro_rules! tiled_entry_points {
+    ($kernel:ty: $f16:ident, $bf16:ident; split_k: $f16_split:ident, $bf16_split:ident) => {
+        $crate::int4_linear::mma_tile::entry_points! {
+            linear_tiled<$kernel>:
+            $f16: f16;
+            $bf16: Bf16;
+        }
+        export_per_float!(
+            linear_tiled_split_k<$kernel> (
+                x: *const T, qweight: *const u32, scales: *const u16, zeros: *const u8, partials: *mut f32,
+                m: u32, n: u32, k: u32, group_size: u32,
+            ) as $f16_split for f16, $bf16_split for Bf16
+        );
+    };
+}
+pub(super) use tiled_entry_points;
+
 /// Where the calling lane works: its warp among the block's `warps`, its
 /// place `(g, t) = (lane / 4, lane % 4)` in the MMA fragments, and the two
 /// weight rows (`first_row + g` and `+ 8`) it loads for the A operand.

@@ -74,25 +74,15 @@
 //! dynamic shared memory. In the `sm_80` PTX the entry points trap.
 
 use super::GroupParams;
-use super::mma_tile::{TiledGemm, entry_points, linear_tiled, linear_tiled_split_k};
+use super::mma_tile::{TiledGemm, linear_tiled, linear_tiled_split_k, tiled_entry_points};
 use crate::float::Bf16;
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 
-entry_points! {
-    linear_tiled<V10>:
-    int4_linear_v10_f16: f16;
-    int4_linear_v10_bf16: Bf16;
+tiled_entry_points! {
+    V10: int4_linear_v10_f16, int4_linear_v10_bf16;
+    split_k: int4_linear_v10_split_k_f16, int4_linear_v10_split_k_bf16
 }
-
-// The split-K entry points: `partials` (`[gridDim.z][m][n]` f32) in place of
-// `bias` and `y`.
-export_per_float!(
-    linear_tiled_split_k<V10> (
-        x: *const T, qweight: *const u32, scales: *const u16, zeros: *const u8, partials: *mut f32,
-        m: u32, n: u32, k: u32, group_size: u32,
-    ) as int4_linear_v10_split_k_f16 for f16, int4_linear_v10_split_k_bf16 for Bf16
-);
 
 /// Version 10's main loop (launch shape above).
 pub(super) struct V10;

@@ -85,7 +85,8 @@
 
 use super::GroupParams;
 use super::mma_tile::{
-    RowParams, StepCopies, TiledGemm, activation_tiles, entry_points, linear_tiled, linear_tiled_split_k, mma_word,
+    RowParams, StepCopies, TiledGemm, activation_tiles, linear_tiled, linear_tiled_split_k, mma_word,
+    tiled_entry_points,
 };
 use crate::async_copy::{commit, dynamic_shared_address, load_shared16, wait};
 use crate::device::{block_idx_x, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
@@ -98,20 +99,10 @@ use quant_kernels_abi::int4_linear::v7::{
     WARPS_N, swizzle,
 };
 
-entry_points! {
-    linear_tiled<V7>:
-    int4_linear_v7_f16: f16;
-    int4_linear_v7_bf16: Bf16;
+tiled_entry_points! {
+    V7: int4_linear_v7_f16, int4_linear_v7_bf16;
+    split_k: int4_linear_v7_split_k_f16, int4_linear_v7_split_k_bf16
 }
-
-// The split-K entry points: `partials` (`[gridDim.z][m][n]` f32) in place of
-// `bias` and `y`.
-export_per_float!(
-    linear_tiled_split_k<V7> (
-        x: *const T, qweight: *const u32, scales: *const u16, zeros: *const u8, partials: *mut f32,
-        m: u32, n: u32, k: u32, group_size: u32,
-    ) as int4_linear_v7_split_k_f16 for f16, int4_linear_v7_split_k_bf16 for Bf16
-);
 
 /// MMA A tiles (16 weight rows) per warp.
 const A_TILES: usize = WARP_N / 16;
