@@ -178,7 +178,7 @@ impl Int4LinearVersion {
 
     /// This version with the launch choice that suits `m` activation rows
     /// and `n x k` weights on `device`: the warps per block of versions 3
-    /// to 6, the split of `K` of version 7 ([`tiled_split_k`]); versions 1 and
+    /// to 6, the split of `K` of versions 7 and 10 ([`tiled_split_k`]); versions 1 and
     /// 2 have none and are returned as they are.
     ///
     /// Versions 3 to 6: the block's warps split `K`, so fewer warps a block
@@ -327,9 +327,9 @@ pub struct Int4LinearBuffers {
 /// not finer than that, and a split costs a workspace. `STEP` is a block's
 /// step on the H100: 2.0 µs for version 7 (run 8: 65.5 µs for 32 steps),
 /// 2.8 µs for version 10 (run 13: 90.9 µs for 32 steps at 1024x4096x4096,
-/// a tile twice version 7's); `REDUCE` (3 µs, the second launch) and `SLICE` (a tile's
-/// partial written and read back at ~3 TB/s: 44 ns for version 7's 64 KB)
-/// are predictions (docs/PERF.md, "v7 split-K"). On the H100, version 7's
+/// a tile twice version 7's); `REDUCE` (3 µs, the second launch) and
+/// `SLICE` (a tile's partial written and read back at ~3 TB/s: 44 ns for
+/// version 7's 64 KB) are predictions (docs/PERF.md, "v7 split-K"). On the H100, version 7's
 /// 32 tiles (N = 4096, M <= 128) split 4 ways, 64 tiles (N = 8192) 2 ways,
 /// and grids of a wave or more rarely split.
 pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, device: &DeviceInfo) -> u32 {
@@ -365,11 +365,11 @@ pub struct Int4LinearPlan {
     /// The layer's kernel. Without a split of `K` it writes `y`, and its
     /// arguments are those [`plan`] lists; with one, see [`SplitK`].
     pub launch: Launch,
-    /// Version 7's split of `K` into more than one slice, if any.
+    /// The split of `K` into more than one slice (versions 7 and 10), if any.
     pub split_k: Option<SplitK>,
 }
 
-/// A call of version 7 with `K` split into `splits > 1` slices: `launch`
+/// A call of version 7 or 10 with `K` split into `splits > 1` slices: `launch`
 /// (of the [`Int4LinearPlan`]) sums each slice of `K` into an f32
 /// workspace `partials[splits][m][n]`, and `reduce` adds the slices and the
 /// bias into `y`.

@@ -190,7 +190,10 @@ impl PtxBuilder {
             .arg("--target-dir")
             .arg(&target_dir)
             .arg("--message-format=json-render-diagnostics")
-            .env("RUSTFLAGS", format!("-Ctarget-cpu={sm} -Cllvm-args=-unroll-threshold={UNROLL_THRESHOLD}"))
+            // Warnings are errors: the kernel crate is built only here, where
+            // no clippy or test run would show an unused item (code compiled
+            // for one target only leaves such items behind in the others).
+            .env("RUSTFLAGS", format!("-Ctarget-cpu={sm} -Cllvm-args=-unroll-threshold={UNROLL_THRESHOLD} -Dwarnings"))
             .stderr(Stdio::inherit());
         let stdout = run(&mut cargo)?;
 

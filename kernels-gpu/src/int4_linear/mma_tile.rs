@@ -116,10 +116,8 @@ pub(super) fn activation_tiles(m: usize, m_tile: usize) -> impl Iterator<Item = 
 }
 
 /// A row's dequantization constants for one step, as packed pairs: the
-/// scale, and `-(MAGIC + z)`. (Version 10 keeps them in shared memory in
-/// this order, 8 bytes a row and group.)
+/// scale, and `-(MAGIC + z)`.
 #[derive(Clone, Copy, Default)]
-#[repr(C)]
 pub(super) struct RowParams {
     pub scale: u32,
     pub neg_offset: u32,

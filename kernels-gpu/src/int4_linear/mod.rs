@@ -36,8 +36,8 @@
 //! 32-code chunk's dot product is one FMA chain, scaled once.
 
 use crate::device::{
-    Strided, Vec4, block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, load4, load8, prefetch_l1,
-    store4, sync_threads, thread_idx_x, warp_id, warp_sum,
+    Strided, Vec4, block_idx_x, block_idx_y, dynamic_shared_memory, grid_dim_y, lane_id, load4, load8, store4,
+    sync_threads, thread_idx_x, warp_id, warp_sum,
 };
 use crate::math;
 use core::array::from_fn;
@@ -374,12 +374,14 @@ impl GroupParams {
     }
 
     /// Asks L1 for the scale and zero point of group `group` of row `row`
-    /// (a load of them then waits on L1, not L2).
+    /// (a load of them then waits on L1, not L2). Version 10's (sm_90a).
     ///
     /// # Safety
     /// As for [`get`](Self::get).
+    #[cfg(target_feature = "sm_90a")]
     #[inline(always)]
     unsafe fn prefetch(&self, row: usize, group: usize) {
+        use crate::device::prefetch_l1;
         // SAFETY: the caller keeps row and group in bounds.
         unsafe {
             prefetch_l1(self.scales.add(row * self.groups_per_row + group));

@@ -158,11 +158,10 @@ mod hopper {
         // Lane (g, t)'s first row in the block: row g of its warp's 16 in
         // tile 0 (tile a adds 64 rows, the second row 8).
         let lane_row = WARPGROUP_N * (warp / 4) + 16 * (warp % 4) + g;
-        let chunks_per_row = k / 32; // 16-byte chunks of codes, 32 columns each
         let Range { start: first_step, end: end_step } = steps;
         let shared = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
         let stage_of = |step: usize| shared + ((step % STAGES) * STAGE_BYTES) as u32;
-        let params_of = |step: usize| shared + (STAGES * STAGE_BYTES + (step % 2) * PARAM_BYTES) as u32;
+        let constants_of = |step: usize| shared + (STAGES * STAGE_BYTES + (step % 2) * PARAM_BYTES) as u32;
         // This thread's copy slots in a stage: code chunk (thread / 4 + 64
         // p, thread % 4) at 16 thread + 4096 p; activation chunk (row, c) =
         // (thread / 16 + 16 p, thread % 16) in its swizzled place, 2048 p
@@ -235,14 +234,16 @@ mod hopper {
                 issue(first_step + i);
             }
             for i in first_step..end_step {
-                let (stage, params) = (stage_of(i), params_of(i));
+                let (stage, constants) = (stage_of(i), constants_of(i));
                 // Loaded now, from L1 (prefetched during step i - 1), and
                 // stored at once: a load still in flight at a `wgmma.fence`
                 // would stall it.
                 for (p, &(scale_bits, zero)) in raw_params_of(i).iter().enumerate() {
                     let RowParams { scale, neg_offset } = RowParams::from_raw::<T>(scale_bits, zero);
                     // SAFETY: 8-byte aligned, inside the step's buffer.
-                    unsafe { store_shared8(params + (PARAM_BYTES / 4 * p) as u32 + param_slot, [scale, neg_offset]) };
+                    unsafe {
+                        store_shared8(constants + (PARAM_BYTES / 4 * p) as u32 + param_slot, [scale, neg_offset])
+                    };
                 }
                 async_copy::wait::<{ STAGES as u32 - 3 }>();
                 wgmma::fence_shared_writes();
@@ -259,17 +260,17 @@ mod hopper {
                         unsafe { groups.prefetch(in_place(param_row), group) };
                     }
                 }
-                for p in 0..4 {
-                    // Words 4p .. 4p + 4 (columns 32p .. 32p + 32) of the lane's
-                    // rows, and their group's constants.
+                for p in 0..GROUPS_PER_STEP {
+                    // Words 4p .. 4p + 4 (columns 32p .. 32p + 32, slot p of the
+                    // constants) of the lane's rows, and their group's constants.
                     // SAFETY: aligned slots inside the stage and the buffer.
                     let codes: [[[u32; 4]; 2]; TILES] = from_fn(|a| {
                         from_fn(|h| unsafe { load_shared16(stage + lane_codes + (4096 * a + 512 * h + 16 * p) as u32) })
                     });
-                    let constants: [[RowParams; 2]; TILES] = from_fn(|a| {
+                    let row_params: [[RowParams; 2]; TILES] = from_fn(|a| {
                         from_fn(|h| {
                             // SAFETY: as above.
-                            let slot = params + (PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane_params;
+                            let slot = constants + (PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane_params;
                             let [scale, neg_offset] = unsafe { load_shared8(slot) };
                             RowParams { scale, neg_offset }
                         })
@@ -278,7 +279,7 @@ mod hopper {
                         let fragments: [[u32; 4]; TILES] = from_fn(|a| {
                             let [low, high] = [2 * half, 2 * half + 1];
                             let pair = |h: usize, word: usize| {
-                                dequantize_pair::<T>(codes[a][h][word], t as u32, constants[a][h])
+                                dequantize_pair::<T>(codes[a][h][word], t as u32, row_params[a][h])
                             };
                             [pair(0, low), pair(1, low), pair(0, high), pair(1, high)]
                         });

@@ -66,11 +66,9 @@
 //! **Split-K.** Where the `ceil(n / 128) * ceil(m / 128)` tiles leave most
 //! multiprocessors idle (32 blocks for the H100's 132 at M <= 128, N =
 //! 4096), `int4_linear_v7_split_k_*` runs the same blocks `gridDim.z` times
-//! over: block `(bx, by, bz)` sums slice `bz` of the steps of `K`
-//! (`slice_steps(steps, gridDim.z)` steps from step `bz * slice_steps`:
-//! the pipeline above over fewer steps; the last slices may be shorter or
-//! empty, and an empty one stores zeros) and stores its f32 sums, without
-//! the bias, in `partials[bz][m][n]`. A slice starts on a step boundary,
+//! over, each block the pipeline above over its slice of the steps of `K`
+//! ([`linear_tiled_split_k`] has the split), storing its f32 sums without
+//! the bias in `partials[bz][m][n]`. A slice starts on a step boundary,
 //! which is a group boundary (every group size divides `STEP_K`), so the
 //! group constants are read as they are without a split. The reduction
 //! (`split_k.rs`) then adds the slices in order, the bias, and rounds into
@@ -95,8 +93,8 @@ use crate::wgmma::WgmmaHalf;
 use core::array::from_fn;
 use core::ops::Range;
 use quant_kernels_abi::int4_linear::v7::{
-    BLOCK_M, BLOCK_N, BLOCK_THREADS, CODE_BYTES_PER_STAGE, SHARED_BYTES, STAGE_BYTES, STAGES, STEP_K, WARP_M, WARP_N,
-    WARPS_N, swizzle,
+    BLOCK_M, BLOCK_N, BLOCK_THREADS, CODE_BYTES_PER_STAGE, SHARED_BYTES, STAGE_BYTES, STAGES, WARP_M, WARP_N, WARPS_N,
+    swizzle,
 };
 
 tiled_entry_points! {
