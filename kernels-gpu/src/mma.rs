@@ -86,6 +86,25 @@ macro_rules! mma_half {
 mma_half!(f16, "f16", 0x6400, 1024.0, 0xE400, 0x3C00, |bits| bits);
 mma_half!(Bf16, "bf16", 0x4300, 128.0, 0xC300, 0x3F80, |bits| Bf16::from_f32(f16::from_bits(bits) as f32).0);
 
+/// `MAGIC + u` for the two 4-bit codes `u` in bits `0..4` and `16..20` of
+/// `codes`, packed as two `T` (the other bits are ignored): the form in which
+/// the tensor-core versions take a weight pair from a packed word shifted by
+/// `4 * pair`.
+///
+/// One `lop3` computing `(codes & 0x000F_000F) | MAGIC`. Written as AND and
+/// OR, ptxas emits two: a SASS `LOP3` takes one immediate, and it does not
+/// keep the second constant in a register by itself.
+#[inline(always)]
+pub fn magic_plus_codes<T: MmaHalf>(codes: u32) -> u32 {
+    let pair: u32;
+    // SAFETY: register-only arithmetic. 0xEA is the truth table of `(a & b) | c`.
+    unsafe {
+        asm!("lop3.b32 {d}, {a}, 0x000F000F, {magic}, 0xEA;", d = out(reg32) pair, a = in(reg32) codes,
+            magic = in(reg32) splat2(T::MAGIC_BITS), options(pure, nomem, nostack))
+    };
+    pair
+}
+
 /// Two copies of a 16-bit value, one in each half of a register.
 #[inline(always)]
 pub fn splat2(bits: u16) -> u32 {

@@ -10,9 +10,9 @@ use super::GroupParams;
 use crate::async_copy::copy16;
 use crate::device::{
     Strided, block_dim_x, block_idx_x, block_idx_y, block_idx_z, dynamic_shared_memory, grid_dim_y, grid_dim_z,
-    in_place, lane_id, sync_threads, warp_id,
+    lane_id, sync_threads, warp_id,
 };
-use crate::mma::{MmaHalf, splat2};
+use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK};
@@ -149,9 +149,8 @@ impl RowParams {
 /// `2 * pair` and `2 * pair + 1`), packed.
 #[inline(always)]
 pub(super) fn dequantize_pair<T: MmaHalf>(word: u32, pair: u32, params: RowParams) -> u32 {
-    let magic_plus_codes = ((word >> (4 * pair)) & 0x000F_000F) | splat2(T::MAGIC_BITS);
     let one = splat2(T::ONE_BITS);
-    let codes_minus_zero = T::fma2(magic_plus_codes, one, params.neg_offset);
+    let codes_minus_zero = T::fma2(magic_plus_codes::<T>(word >> (4 * pair)), one, params.neg_offset);
     // + (-0.0): a plain product, rounded once.
     T::fma2(codes_minus_zero, params.scale, 0x8000_8000)
 }
@@ -364,63 +363,97 @@ pub(super) unsafe fn linear_tiled_split_k<T: WgmmaHalf, G: TiledGemm>(
     unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), this_slice, store) }
 }
 
-/// Where a thread's copies of a tiled GEMM step go and come from: its
-/// first code chunk (weight row, chunk of the step's 4) and shared slot,
-/// its first activation chunk (activation row, chunk of the step's 16) and
-/// slot, and the slot distance between its activation chunks (16 rows apart).
-pub(super) struct StepCopies {
-    pub code: (usize, usize, u32),
-    pub activation: (usize, usize, u32),
-    pub activation_slot_step: u32,
+/// Where a thread's copies of a tiled GEMM step come from and go: its
+/// `CODE_CHUNKS` 16-byte chunks of codes, the `p`-th of weight row `r + 64 p`
+/// (chunk `c` of the step's 4) to `slot + 4096 p`, and its
+/// `ACTIVATION_CHUNKS` chunks of activations, the `p`-th of activation row
+/// `r + 16 p` (chunk `c` of the step's 16) to `slot + p * slot_step`.
+/// Everything but the step's offset is worked out once per tile, so that a
+/// copy costs an address add and a predicate.
+pub(super) struct StepCopies<T, const CODE_CHUNKS: usize, const ACTIVATION_CHUNKS: usize> {
+    /// The first code chunk of step 0 (may point past the weights: read only if valid).
+    code_source: *const u32,
+    code_chunk: usize,
+    code_slot: u32,
+    /// Bit `p`: the `p`-th code chunk's row is below `n`.
+    code_rows: u32,
+    /// The first activation chunk of step 0 (likewise).
+    activation_source: *const T,
+    activation_column: usize,
+    activation_slot: u32,
+    activation_slot_step: u32,
+    /// Bit `p`: the `p`-th activation chunk's row is below `m`.
+    activation_rows: u32,
+    k: usize,
 }
 
-impl StepCopies {
-    /// Copies the thread's share of step `i` into the stage at `stage`:
-    /// `CODE_CHUNKS` 16-byte chunks of codes, the `p`-th of weight row
-    /// `row + 64 p` to `slot + 4096 p`, and `ACTIVATION_CHUNKS` of
-    /// activations, the `p`-th of row `row + 16 p` to `slot + p *
-    /// activation_slot_step`; zero-filled, without reading, past `n` or `m`
-    /// rows or past `k`.
+impl<T, const CODE_CHUNKS: usize, const ACTIVATION_CHUNKS: usize> StepCopies<T, CODE_CHUNKS, ACTIVATION_CHUNKS> {
+    /// The copies of code chunk `code = (r, c, slot)` and activation chunk
+    /// `activation = (r, c, slot)`, and those `64` weight rows or `16`
+    /// activation rows apart (layout above), of `x` (`m` rows of `k`) and
+    /// `qweight` (`n` rows of `k / 8` words).
+    #[inline(always)]
+    pub(super) fn new(
+        (x, qweight): (*const T, *const u32),
+        (m, n, k): (usize, usize, usize),
+        code: (usize, usize, u32),
+        activation: (usize, usize, u32),
+        activation_slot_step: u32,
+    ) -> Self {
+        const { assert!(CODE_CHUNKS <= 32 && ACTIVATION_CHUNKS <= 32) };
+        let (code_row, code_chunk, code_slot) = code;
+        let (activation_row, activation_chunk, activation_slot) = activation;
+        let rows_below = |first: usize, apart: usize, chunks: usize, end: usize| {
+            (0..chunks).fold(0, |bits, p| bits | (((first + apart * p) < end) as u32) << p)
+        };
+        Self {
+            code_source: qweight.wrapping_add(code_row * (k / 8) + 4 * code_chunk),
+            code_chunk,
+            code_slot,
+            code_rows: rows_below(code_row, 64, CODE_CHUNKS, n),
+            activation_source: x.wrapping_add(activation_row * k + 8 * activation_chunk),
+            activation_column: 8 * activation_chunk,
+            activation_slot,
+            activation_slot_step,
+            activation_rows: rows_below(activation_row, 16, ACTIVATION_CHUNKS, m),
+            k,
+        }
+    }
+
+    /// Copies the thread's share of step `i` into the stage at `stage`,
+    /// zero-filled, without reading, past `n` or `m` rows or past `k`.
     ///
     /// # Safety
-    /// `x` holds `m` rows of `k` elements and `qweight` `n` rows of `k / 32`
-    /// chunks, 16-byte aligned (`k % 32 == 0`); the slots are 16-byte
-    /// aligned inside the block's shared memory.
+    /// `x` and `qweight` as [`new`](Self::new) was told, 16-byte aligned (`k
+    /// % 32 == 0`); the slots are 16-byte aligned inside the block's shared
+    /// memory.
     #[inline(always)]
-    pub(super) unsafe fn copy<T, const CODE_CHUNKS: usize, const ACTIVATION_CHUNKS: usize>(
-        &self,
-        (x, qweight): (*const T, *const u32),
-        stage: u32,
-        i: usize,
-        (m, n, k): (usize, usize, usize),
-    ) {
-        let chunks_per_row = k / 32;
-        let (code_row, code_chunk, code_slot) = self.code;
-        let chunk = STEP_K / 32 * i + code_chunk;
+    pub(super) unsafe fn copy(&self, stage: u32, i: usize) {
+        let k = self.k;
+        let codes_in_k = STEP_K / 32 * i + self.code_chunk < k / 32;
+        // Weight rows 64 apart are 64 * k / 8 words apart.
+        let code_source = self.code_source.wrapping_add(STEP_K / 8 * i);
         for p in 0..CODE_CHUNKS {
-            let row = code_row + 64 * p;
-            let valid = row < n && chunk < chunks_per_row;
-            // SAFETY: when valid, chunk `chunk` of row `row` < n lies in
+            let valid = codes_in_k && self.code_rows & (1 << p) != 0;
+            // SAFETY: when valid, chunk of a row < n and below k / 32, inside
             // qweight; the slot is the caller's.
             unsafe {
-                let source = qweight.add(if valid { 4 * (row * chunks_per_row + chunk) } else { 0 });
-                copy16(stage + code_slot + (4096 * p) as u32, source.cast(), valid);
-            }
+                copy16(stage + self.code_slot + (4096 * p) as u32, code_source.wrapping_add(8 * k * p).cast(), valid)
+            };
         }
-        let (row, activation_chunk, activation_slot) = self.activation;
-        let col = STEP_K * i + 8 * activation_chunk;
-        // Element offset of the p-th chunk, advanced in place: not
-        // ACTIVATION_CHUNKS hoisted 64-bit offsets.
-        let mut offset = row * k + col;
+        let activations_in_k = STEP_K * i + self.activation_column < k;
+        let activation_source = self.activation_source.wrapping_add(STEP_K * i);
         for p in 0..ACTIVATION_CHUNKS {
-            let valid = row + 16 * p < m && col < k;
-            // SAFETY: when valid, 8 activations at column col < k of a row <
-            // m, 16-byte aligned; the slot is the caller's.
+            let valid = activations_in_k && self.activation_rows & (1 << p) != 0;
+            // SAFETY: when valid, 8 activations of a row < m at a column below
+            // k, inside x; the slot is the caller's.
             unsafe {
-                let source = x.add(if valid { offset } else { 0 });
-                copy16(stage + activation_slot + self.activation_slot_step * p as u32, source.cast(), valid);
-            }
-            offset = in_place(offset + 16 * k);
+                copy16(
+                    stage + self.activation_slot + self.activation_slot_step * p as u32,
+                    activation_source.wrapping_add(16 * k * p).cast(),
+                    valid,
+                )
+            };
         }
     }
 }

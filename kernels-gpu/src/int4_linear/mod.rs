@@ -370,23 +370,20 @@ impl GroupParams {
     #[inline(always)]
     unsafe fn scale_bits(&self, row: usize, group: usize) -> u16 {
         // SAFETY: the caller keeps row and group in bounds.
-        unsafe { *self.scales.add(row * self.groups_per_row + group) }
+        unsafe { self.row(row).scale_bits(group) }
     }
 
-    /// Asks L1 for the scale and zero point of group `group` of row `row`
-    /// (a load of them then waits on L1, not L2). Version 10's (sm_90a).
+    /// Row `row`'s scales and zero points, for reading several of its groups.
     ///
     /// # Safety
-    /// As for [`get`](Self::get).
-    #[cfg(target_feature = "sm_90a")]
+    /// `row < n`.
     #[inline(always)]
-    unsafe fn prefetch(&self, row: usize, group: usize) {
-        use crate::device::prefetch_l1;
-        // SAFETY: the caller keeps row and group in bounds.
+    unsafe fn row(&self, row: usize) -> RowGroups {
+        // SAFETY: row < n: the row's first scale and zero byte are inside their arrays.
         unsafe {
-            prefetch_l1(self.scales.add(row * self.groups_per_row + group));
-            if !self.zeros.is_null() {
-                prefetch_l1(self.zeros.add(row * self.zero_bytes_per_row + group / 2));
+            RowGroups {
+                scales: self.scales.add(row * self.groups_per_row),
+                zeros: if self.zeros.is_null() { self.zeros } else { self.zeros.add(row * self.zero_bytes_per_row) },
             }
         }
     }
@@ -397,10 +394,59 @@ impl GroupParams {
     /// As for [`get`](Self::get).
     #[inline(always)]
     unsafe fn zero_point(&self, row: usize, group: usize) -> u32 {
+        // SAFETY: the caller keeps row and group in bounds.
+        unsafe { self.row(row).zero_point(group) }
+    }
+}
+
+/// One row's group scales and zero points (see [`GroupParams`]).
+#[derive(Clone, Copy)]
+struct RowGroups {
+    /// The row's first scale (f16 bits).
+    scales: *const u16,
+    /// The row's first byte of packed zero points; null for symmetric weights.
+    zeros: *const u8,
+}
+
+impl RowGroups {
+    /// The f16 bits of the scale of group `group`.
+    ///
+    /// # Safety
+    /// `group < k / group_size`.
+    #[inline(always)]
+    unsafe fn scale_bits(&self, group: usize) -> u16 {
+        // SAFETY: the caller keeps group in bounds.
+        unsafe { *self.scales.add(group) }
+    }
+
+    /// The zero point of group `group`.
+    ///
+    /// # Safety
+    /// `group < k / group_size`.
+    #[inline(always)]
+    unsafe fn zero_point(&self, group: usize) -> u32 {
         if self.zeros.is_null() {
             return SYMMETRIC_ZERO_POINT;
         }
-        // SAFETY: the caller keeps row and group in bounds.
-        unsafe { (*self.zeros.add(row * self.zero_bytes_per_row + group / 2) as u32 >> (4 * (group % 2))) & 0xF }
+        // SAFETY: the caller keeps group in bounds.
+        unsafe { (*self.zeros.add(group / 2) as u32 >> (4 * (group % 2))) & 0xF }
+    }
+
+    /// Asks L1 for the scale and zero point of group `group` (a load of
+    /// them then waits on L1, not L2). Version 10's (sm_90a).
+    ///
+    /// # Safety
+    /// `group < k / group_size`.
+    #[cfg(target_feature = "sm_90a")]
+    #[inline(always)]
+    unsafe fn prefetch(&self, group: usize) {
+        use crate::device::prefetch_l1;
+        // SAFETY: the caller keeps group in bounds.
+        unsafe {
+            prefetch_l1(self.scales.add(group));
+            if !self.zeros.is_null() {
+                prefetch_l1(self.zeros.add(group / 2));
+            }
+        }
     }
 }

@@ -180,36 +180,42 @@ mod hopper {
         let param_slot = (8 * thread) as u32;
         let b_descriptor = wgmma::descriptor_swizzle128(0, 1024);
 
-        // Whether slot p (32 columns) of step i starts a group below k.
-        let first_of_group = |i: usize, p: usize| {
-            let col = STEP_K * i + 32 * p;
-            col < k && (p == 0 || groups.group_of(col) != groups.group_of(col - 32))
-        };
-        // Scale bits and zero point of param_row's groups in step `i`, one
-        // per 32 columns (loaded once per group).
+        // Slot p of step i is its columns 32p .. 32p + 32 (slot 4i + p of
+        // the row), inside group (4i + p) >> slot_shift.
+        let slots_per_row = (k / 32) as u32;
+        let slot_shift = groups.group_shift - 5;
+        let slots_per_group_mask = (1u32 << slot_shift) - 1;
+        // Scale bits and zero point of param_row's group in each slot of step
+        // `i` (scale 0 past k, where the codes and activations are zero),
+        // read once per group.
         let raw_params_of = |i: usize| -> [(u16, u32); GROUPS_PER_STEP] {
+            // SAFETY: param_row < n. (Its offsets are computed at each call:
+            // hoisted out of the loop they would hold 64-bit registers.)
+            let row = unsafe { groups.row(in_place(param_row)) };
             let mut raw = [(0u16, 0u32); GROUPS_PER_STEP];
             for p in 0..GROUPS_PER_STEP {
-                let col = STEP_K * i + 32 * p;
-                raw[p] = if first_of_group(i, p) {
-                    let (row, group) = (in_place(param_row), groups.group_of(col));
-                    // SAFETY: row < n, group < k / group_size.
-                    unsafe { (groups.scale_bits(row, group), groups.zero_point(row, group)) }
-                } else if col < k {
-                    raw[p - 1] // the group of slot p - 1 (p > 0: slot 0 below k starts one)
+                let slot = (GROUPS_PER_STEP * i + p) as u32;
+                raw[p] = if slot >= slots_per_row {
+                    (0, 0)
+                } else if p > 0 && slot & slots_per_group_mask != 0 {
+                    raw[p - 1] // the group of the slot before
                 } else {
-                    (0, 0) // past K: scale 0, the codes and activations there are zero
+                    let group = (slot >> slot_shift) as usize;
+                    // SAFETY: the slot is below k / 32, so its group below k / group_size.
+                    unsafe { (row.scale_bits(group), row.zero_point(group)) }
                 };
             }
             raw
         };
 
         for first_m in activation_tiles(m, BLOCK_M) {
-            let copies = StepCopies {
-                code: (first_row + code_row, code_chunk, code_slot),
-                activation: (first_m + activation_row, activation_chunk, activation_slot),
-                activation_slot_step: 2048,
-            };
+            let copies = StepCopies::<T, { CODE_CHUNKS / THREADS }, { ACTIVATION_CHUNKS / THREADS }>::new(
+                (x, qweight),
+                (m, n, k),
+                (first_row + code_row, code_chunk, code_slot),
+                (first_m + activation_row, activation_chunk, activation_slot),
+                2048,
+            );
             // Copies step `i` into its stage (none past the slice's last
             // step), then commits a group either way, so that the `j`-th
             // group holds the slice's `j`-th step.
@@ -217,14 +223,7 @@ mod hopper {
                 if i < end_step {
                     let stage = stage_of(i);
                     // SAFETY: the stage's slots; x and the weights as the caller's.
-                    unsafe {
-                        copies.copy::<T, { CODE_CHUNKS / THREADS }, { ACTIVATION_CHUNKS / THREADS }>(
-                            (x, qweight),
-                            stage,
-                            i,
-                            (m, n, k),
-                        )
-                    };
+                    unsafe { copies.copy(stage, i) };
                 }
                 async_copy::commit();
             };
@@ -251,13 +250,17 @@ mod hopper {
                 // warpgroup is done with step i - 2's stage.
                 sync_threads();
                 issue(i + STAGES - 2);
-                for p in 0..GROUPS_PER_STEP {
-                    if i + 1 < end_step && first_of_group(i + 1, p) {
-                        let group = groups.group_of(STEP_K * (i + 1) + 32 * p);
-                        // SAFETY: param_row < n, group < k / group_size. (The
-                        // row's offsets are computed here: hoisted out of the
-                        // loop they would hold 64-bit registers.)
-                        unsafe { groups.prefetch(in_place(param_row), group) };
+                if i + 1 < end_step {
+                    // The step's first and last slots' groups (at most 8
+                    // bytes of scales apart): step i + 1 < ceil(k / 128)
+                    // starts below k.
+                    let first = (GROUPS_PER_STEP * (i + 1)) as u32;
+                    let last = (first + GROUPS_PER_STEP as u32 - 1).min(slots_per_row - 1);
+                    // SAFETY: param_row < n, both groups below k / group_size.
+                    unsafe {
+                        let row = groups.row(in_place(param_row));
+                        row.prefetch((first >> slot_shift) as usize);
+                        row.prefetch((last >> slot_shift) as usize);
                     }
                 }
                 for p in 0..GROUPS_PER_STEP {

@@ -163,25 +163,20 @@ impl TiledGemm for V7 {
         let lane_swizzle = swizzle(warp_activation_rows + g, 4 * t) as u32;
 
         for first_m in activation_tiles(m, BLOCK_M) {
-            let copies = StepCopies {
-                code: (first_row + code_row, code_chunk, code_slot),
-                activation: (first_m + activation_row, activation_chunk, activation_slot),
-                activation_slot_step: 4096,
-            };
+            let copies = StepCopies::<T, { CODE_CHUNKS / THREADS }, { ACTIVATION_CHUNKS / THREADS }>::new(
+                (x, qweight),
+                (m, n, k),
+                (first_row + code_row, code_chunk, code_slot),
+                (first_m + activation_row, activation_chunk, activation_slot),
+                4096,
+            );
             // Copies step `i` into `stage` (none past the slice's last step),
             // then commits a group either way, so that the `j`-th group holds
             // the slice's `j`-th step.
             let issue = |i: usize, stage: u32| {
                 if i < end_step {
                     // SAFETY: the stage's slots; x and the weights as the caller's.
-                    unsafe {
-                        copies.copy::<T, { CODE_CHUNKS / THREADS }, { ACTIVATION_CHUNKS / THREADS }>(
-                            (x, qweight),
-                            stage,
-                            i,
-                            (m, n, k),
-                        )
-                    };
+                    unsafe { copies.copy(stage, i) };
                 }
                 commit();
             };
