@@ -43,6 +43,9 @@ const PALETTE: [RGBColor; 10] = [
     RGBColor(188, 189, 34),
     RGBColor(23, 190, 207),
 ];
+/// The elementwise curves' strokes, one per version in first-seen order:
+/// long dashes, dots, solid.
+const STROKES: [Swatch; 3] = [Swatch::Dashed(8, 5), Swatch::Dashed(2, 4), Swatch::Line];
 
 type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
 
@@ -178,13 +181,15 @@ fn elementwise(area: &Area, report: &Report) -> crate::Result<()> {
     let (low, high) = rows.iter().fold((f64::MAX, 0.0f64), |(lo, hi), r| (lo.min(elements(r)), hi.max(elements(r))));
     let top = rows.iter().filter_map(|r| metric(report, r)).fold(0.0, f64::max);
     let y_max = if report.copy_bandwidth().is_some() { (top * 1.1).max(110.0) } else { top * 1.15 };
-    // One colour per op and type; version 1 dashed, later versions solid.
+    // One colour per op and type, one stroke per version.
     let kinds = distinct(rows.iter().map(|r| (r.case.op, r.case.dtype)));
+    let versions = distinct(rows.iter().map(|r| r.case.version.as_str()));
     let (mut entries, mut curves) = (Vec::new(), Vec::new());
     for label in distinct(rows.iter().map(|r| series_label(r))) {
         let series: Vec<&Row> = rows.iter().copied().filter(|r| series_label(r) == label).collect();
         let kind = kinds.iter().position(|&k| k == (series[0].case.op, series[0].case.dtype)).unwrap_or(0);
-        let swatch = if series[0].case.version == "v1" { Swatch::Dashed } else { Swatch::Line };
+        let version = versions.iter().position(|&v| v == series[0].case.version).unwrap_or(0);
+        let swatch = STROKES[version % STROKES.len()];
         let mut points: Vec<(f64, f64)> =
             series.iter().filter_map(|r| Some((elements(r), metric(report, r)?))).collect();
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -232,8 +237,8 @@ fn elementwise(area: &Area, report: &Report) -> crate::Result<()> {
         }
     }
     for (Entry { color, swatch, .. }, points) in entries.iter().zip(&curves) {
-        if *swatch == Swatch::Dashed {
-            chart.draw_series(DashedLineSeries::new(points.iter().copied(), 8, 5, color.stroke_width(2)))?;
+        if let Swatch::Dashed(dash, gap) = *swatch {
+            chart.draw_series(DashedLineSeries::new(points.iter().copied(), dash, gap, color.stroke_width(2)))?;
         } else {
             chart.draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))?;
         }
@@ -310,7 +315,8 @@ struct Entry {
 enum Swatch {
     Bar,
     Line,
-    Dashed,
+    /// Dash and gap lengths in pixels.
+    Dashed(u32, u32),
 }
 
 /// Draws a legend along the bottom of `area`, outside the plot so that it
@@ -333,12 +339,13 @@ fn legend<'a>(area: &Area<'a>, entries: &[Entry]) -> crate::Result<Area<'a>> {
     let left = width.saturating_sub(entries.len().div_ceil(rows) as u32 * column) as i32 / 2;
     for (i, Entry { label, color, swatch }) in entries.iter().enumerate() {
         let (x, y) = (left + (i / rows) as i32 * column as i32, (i % rows) as i32 * LINE as i32 + GAP as i32);
-        match swatch {
+        match *swatch {
             Swatch::Bar => strip.draw(&Rectangle::new([(x, y + 3), (x + 24, y + 15)], color.filled()))?,
             Swatch::Line => strip.draw(&PathElement::new([(x, y + 9), (x + 24, y + 9)], color.stroke_width(3)))?,
-            Swatch::Dashed => {
-                for dash in [x, x + 15] {
-                    strip.draw(&PathElement::new([(dash, y + 9), (dash + 9, y + 9)], color.stroke_width(3)))?;
+            Swatch::Dashed(dash, gap) => {
+                for start in (x..x + 24).step_by((dash + gap) as usize) {
+                    let end = (start + dash as i32).min(x + 24);
+                    strip.draw(&PathElement::new([(start, y + 9), (end, y + 9)], color.stroke_width(3)))?;
                 }
             }
         }
