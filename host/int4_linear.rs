@@ -27,7 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -86,6 +86,14 @@ pub const V10_KERNELS: PerFloat<Option<&str>> =
 pub const V10_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v10_split_k_f16"), bf16: Some("int4_linear_v10_split_k_bf16") };
 
+/// Version 11's entry points (version 10 with 256 activation rows a block; sm_90a only).
+pub const V11_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v11_f16"), bf16: Some("int4_linear_v11_bf16") };
+
+/// Version 11's split-K entry points (see [`SplitK`]).
+pub const V11_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v11_split_k_f16"), bf16: Some("int4_linear_v11_split_k_bf16") };
+
 /// Version 7's entry points (a tiled GEMM for large `m`).
 pub const V7_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v7_f16"), bf16: Some("int4_linear_v7_bf16") };
@@ -134,11 +142,16 @@ pub enum Int4LinearVersion {
     /// as version 7. (Versions 8 and 9 were measured and removed:
     /// docs/PERF.md, runs 10 and 12.)
     V10 { split_k: u32 },
+    /// Version 10 with a block of 128 weight rows x 256 activation rows
+    /// (`wgmma` m64n256k16), so each dequantized weight serves twice the
+    /// activation rows; a 3-stage ring. Compute capability 9.0 only; split
+    /// as version 7.
+    V11 { split_k: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -147,6 +160,7 @@ impl Int4LinearVersion {
         Self::V6 { warps: v3::DEFAULT_WARPS },
         Self::V7 { split_k: 1 },
         Self::V10 { split_k: 1 },
+        Self::V11 { split_k: 1 },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -167,6 +181,11 @@ impl Int4LinearVersion {
             // On compute capability 9.0 version 10 (the same tiling on
             // warpgroup MMAs) takes its place: 1.3-1.45x faster at M = 1024
             // and 1.1-1.45x at M = 128 (docs/PERF.md, run 13).
+            // Past one version 10 tile (128 rows), version 11, which
+            // dequantizes each weight once per 256 activation rows.
+            _ if m > v10::BLOCK_M && Self::V11 { split_k: 1 }.runs_on(device.compute_capability) => {
+                Self::V11 { split_k: 1 }
+            }
             _ if m > v7::ABOVE_M && Self::V10 { split_k: 1 }.runs_on(device.compute_capability) => {
                 Self::V10 { split_k: 1 }
             }
@@ -190,6 +209,7 @@ impl Int4LinearVersion {
         match self {
             Self::V7 { .. } => return Self::V7 { split_k: tiled_split_k(self, m, n, k, device) },
             Self::V10 { .. } => return Self::V10 { split_k: tiled_split_k(self, m, n, k, device) },
+            Self::V11 { .. } => return Self::V11 { split_k: tiled_split_k(self, m, n, k, device) },
             _ => {}
         }
         let fewest = if m <= v3::M_PER_TILE { 2 } else { 4 };
@@ -207,6 +227,7 @@ impl Int4LinearVersion {
             Self::V6 { .. } => v6::ROWS_PER_BLOCK,
             Self::V7 { .. } => v7::BLOCK_N,
             Self::V10 { .. } => v10::BLOCK_N,
+            Self::V11 { .. } => v11::BLOCK_N,
         }
     }
 
@@ -214,15 +235,15 @@ impl Int4LinearVersion {
     /// (3 to 6).
     pub fn warps(self) -> Option<u32> {
         match self {
-            Self::V1 | Self::V2 | Self::V7 { .. } | Self::V10 { .. } => None,
+            Self::V1 | Self::V2 | Self::V7 { .. } | Self::V10 { .. } | Self::V11 { .. } => None,
             Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } => Some(warps),
         }
     }
 
-    /// The slices `K` is split into, for versions 7 and 10 (the others have no split).
+    /// The slices `K` is split into, for versions 7, 10 and 11 (the others have no split).
     pub fn split_k(self) -> Option<u32> {
         match self {
-            Self::V7 { split_k } | Self::V10 { split_k } => Some(split_k),
+            Self::V7 { split_k } | Self::V10 { split_k } | Self::V11 { split_k } => Some(split_k),
             _ => None,
         }
     }
@@ -239,7 +260,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// 1 to 7, and 10.
+    /// 1 to 7, 10 and 11.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -250,14 +271,19 @@ impl Int4LinearVersion {
             Self::V6 { .. } => 6,
             Self::V7 { .. } => 7,
             Self::V10 { .. } => 10,
+            Self::V11 { .. } => 11,
         }
     }
 
     /// Whether this version runs on a device of `compute_capability`:
-    /// version 10 is only in the `sm_90a` PTX, which only compute
-    /// capability 9.0 runs (elsewhere its entry points trap).
+    /// versions 10 and 11 are only in the `sm_90a` PTX, which only compute
+    /// capability 9.0 runs (elsewhere their entry points trap).
     pub fn runs_on(self, compute_capability: (u32, u32)) -> bool {
-        !matches!(self, Self::V10 { .. }) || compute_capability == v10::COMPUTE_CAPABILITY
+        match self {
+            Self::V10 { .. } => compute_capability == v10::COMPUTE_CAPABILITY,
+            Self::V11 { .. } => compute_capability == v11::COMPUTE_CAPABILITY,
+            _ => true,
+        }
     }
 
     /// Whether this version takes activations of type `T`.
@@ -285,6 +311,8 @@ impl Int4LinearVersion {
             Self::V7 { .. } => V7_KERNELS,
             Self::V10 { split_k } if split_k > 1 => V10_SPLIT_K_KERNELS,
             Self::V10 { .. } => V10_KERNELS,
+            Self::V11 { split_k } if split_k > 1 => V11_SPLIT_K_KERNELS,
+            Self::V11 { .. } => V11_KERNELS,
         };
         names.get::<T>()
     }
@@ -336,6 +364,7 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
     let (block_n, block_m, step_ns) = match version {
         Int4LinearVersion::V7 { .. } => (v7::BLOCK_N, v7::BLOCK_M, 2000),
         Int4LinearVersion::V10 { .. } => (v10::BLOCK_N, v10::BLOCK_M, 2800),
+        Int4LinearVersion::V11 { .. } => (v11::BLOCK_N, v11::BLOCK_M, 2000),
         _ => return 1,
     };
     const REDUCE_NS: u128 = 3000;
@@ -455,13 +484,14 @@ pub fn plan_version<T: Float>(
         Int4LinearVersion::V1 if m == 1 => (v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1)),
         Int4LinearVersion::V1 => (v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE)),
         Int4LinearVersion::V2 => (1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
-        Int4LinearVersion::V7 { split_k } | Int4LinearVersion::V10 { split_k } => {
+        Int4LinearVersion::V7 { split_k } | Int4LinearVersion::V10 { split_k } | Int4LinearVersion::V11 { split_k } => {
             // The slices are gridDim.z.
             if !(1..=MAX_GRID_Z).contains(&split_k) {
                 return Err(Error::InvalidSplitK { split_k, max: MAX_GRID_Z });
             }
             match version {
                 Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, v10::BLOCK_THREADS, v10::SHARED_BYTES),
+                Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, v11::BLOCK_THREADS, v11::SHARED_BYTES),
                 _ => (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES),
             }
         }

@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -91,11 +91,13 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     let chosen = Int4LinearVersion::best_for::<f32>(1, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
     // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
-    // splits of K: plans_split_k): version 10 on the H100, 7 elsewhere.
+    // splits of K: plans_split_k): on the H100 version 10 up to its 128-row
+    // tile and version 11 past it, version 7 elsewhere.
     let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
-    for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (128, 4096), (128, 11008), (1024, 4096), (8192, 4096)] {
+    for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (128, 4096), (129, 11008), (1024, 4096), (8192, 4096)] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
-        ensure(matches!(chosen, Int4LinearVersion::V10 { .. }), || format!("m = {m}, n = {n}: {chosen:?}"))?;
+        let expected = if m <= v10::BLOCK_M { 10 } else { 11 };
+        ensure(chosen.number() == expected, || format!("m = {m}, n = {n}: {chosen:?}"))?;
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &a100);
         ensure(matches!(chosen, Int4LinearVersion::V7 { .. }), || format!("A100 m = {m}, n = {n}: {chosen:?}"))?;
     }
@@ -184,25 +186,25 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// never with an empty or too short slice, and planned as two launches and
 /// a workspace.
 fn plans_split_k(rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V7, V10};
-    // The predicted best splits (docs/PERF.md, "v7 split-K" and run 13):
-    // version 10 on the H100, version 7 on a device of as many
+    use Int4LinearVersion::{V7, V10, V11};
+    // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13 and
+    // 14): versions 10 and 11 on the H100, version 7 on a device of as many
     // multiprocessors that has no sm_90a (its tiles are half as tall).
     let no_sm90a = DeviceInfo { compute_capability: (10, 0), multiprocessors: 132 };
-    for (m, n, k, v7_split, v10_split) in [
-        (128, 4096, 4096, 4, 8),
-        (64, 4096, 4096, 4, 8),
-        (128, 4096, 11008, 4, 8),
-        (128, 8192, 28672, 2, 4),
-        (256, 4096, 4096, 2, 4),
-        (128, 11008, 4096, 1, 3),
-        (128, 28672, 8192, 1, 1),
-        (64, 28672, 8192, 1, 1),
-        (1024, 4096, 4096, 1, 1),
-        (1024, 8192, 28672, 1, 1),
+    for (m, n, k, v7_split, h100) in [
+        (128, 4096, 4096, 4, V10 { split_k: 8 }),
+        (64, 4096, 4096, 4, V10 { split_k: 8 }),
+        (128, 4096, 11008, 4, V10 { split_k: 8 }),
+        (128, 8192, 28672, 2, V10 { split_k: 4 }),
+        (256, 4096, 4096, 2, V11 { split_k: 4 }),
+        (128, 11008, 4096, 1, V10 { split_k: 3 }),
+        (128, 28672, 8192, 1, V10 { split_k: 1 }),
+        (64, 28672, 8192, 1, V10 { split_k: 1 }),
+        (1024, 4096, 4096, 1, V11 { split_k: 1 }),
+        (1024, 8192, 28672, 1, V11 { split_k: 1 }),
     ] {
         let chosen = Int4LinearVersion::best_for::<f16>(m, n, k, &H100);
-        ensure(chosen == V10 { split_k: v10_split }, || format!("H100 {m}x{n}x{k}: {chosen:?}"))?;
+        ensure(chosen == h100, || format!("H100 {m}x{n}x{k}: {chosen:?}"))?;
         let chosen = Int4LinearVersion::best_for::<f16>(m, n, k, &no_sm90a);
         ensure(chosen == V7 { split_k: v7_split }, || format!("no sm_90a {m}x{n}x{k}: {chosen:?}"))?;
     }
@@ -220,7 +222,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         let (m, n, k) = (1 + rng.below(2000), 1 + rng.below(30_000), 32 * rng.below(1200));
         let multiprocessors = 1 + rng.below(200) as u32;
         let device = DeviceInfo { compute_capability: (9, 0), multiprocessors };
-        let version = [Int4LinearVersion::V7 { split_k: 1 }, Int4LinearVersion::V10 { split_k: 1 }][rng.below(2)];
+        let version = [V7 { split_k: 1 }, V10 { split_k: 1 }, V11 { split_k: 1 }][rng.below(3)];
         let splits = int4_linear::tiled_split_k(version, m, n, k, &device) as usize;
         let steps = k.div_ceil(v7::STEP_K);
         let slice = v7::slice_steps(steps, splits);
@@ -287,31 +289,39 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     )
 }
 
-/// Version 10: its own tile, block and shared memory, both entry points,
-/// and only on compute capability 9.0 (its PTX is sm_90a).
-fn plans_version_10(_: &mut Rng) -> TestResult {
-    use Int4LinearVersion::V10;
+/// Versions 10 and 11: their own tiles, block and shared memory, both
+/// entry points each, and only on compute capability 9.0 (their PTX is sm_90a).
+fn plans_versions_10_and_11(_: &mut Rng) -> TestResult {
+    use Int4LinearVersion::{V10, V11};
     let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
-    let whole = only_launch(int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V10 { split_k: 1 }))?;
-    let expected = LaunchConfig { grid: [3, 3, 1], block: [256, 1, 1], shared_mem_bytes: v10::SHARED_BYTES };
-    ensure(whole.kernel == "int4_linear_v10_f16" && whole.config == expected, || format!("{whole:?}"))?;
-    let split = int4_linear::plan_version::<bf16>(&shape, &buffers(5, &shape, false), V10 { split_k: 2 })?;
-    let split = split.ok_or("no plan")?;
-    ensure(
-        split.launch.kernel == "int4_linear_v10_split_k_bf16"
-            && split.launch.config.grid == [3, 1, 2]
-            && split.split_k.is_some_and(|s| s.workspace_len == 2 * 5 * 600),
-        || format!("{split:?}"),
-    )?;
-    expect_error(
-        int4_linear::plan_version::<f32>(&shape, &buffers(5, &shape, false), V10 { split_k: 1 }),
-        Error::UnsupportedType { kernel: "int4_linear", version: 10, dtype: "f32" },
-    )?;
-    let runs = [(8, 0), (8, 9), (9, 0), (10, 0), (12, 0)].map(|cc| V10 { split_k: 1 }.runs_on(cc));
-    ensure(runs == [false, false, true, false, false], || format!("runs_on: {runs:?}"))?;
-    ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() == 10 || v.runs_on((8, 0))), || "runs_on".into())?;
-    // 212 KB: within the H100's 227 KB a block.
-    ensure(v10::SHARED_BYTES <= 227 * 1024, || format!("{} bytes of shared memory", v10::SHARED_BYTES))
+    for (version, split, tiles, shared_mem_bytes) in [
+        (V10 { split_k: 1 }, V10 { split_k: 2 }, [3, 3], v10::SHARED_BYTES),
+        (V11 { split_k: 1 }, V11 { split_k: 2 }, [5, 2], v11::SHARED_BYTES),
+    ] {
+        let number = version.number();
+        let whole = only_launch(int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version))?;
+        let expected = LaunchConfig { grid: [tiles[0], tiles[1], 1], block: [256, 1, 1], shared_mem_bytes };
+        ensure(whole.kernel == format!("int4_linear_v{number}_f16") && whole.config == expected, || {
+            format!("{whole:?}")
+        })?;
+        let planned = int4_linear::plan_version::<bf16>(&shape, &buffers(5, &shape, false), split)?;
+        let planned = planned.ok_or("no plan")?;
+        ensure(
+            planned.launch.kernel == format!("int4_linear_v{number}_split_k_bf16")
+                && planned.launch.config.grid == [tiles[0], 1, 2]
+                && planned.split_k.is_some_and(|s| s.workspace_len == 2 * 5 * 600),
+            || format!("{planned:?}"),
+        )?;
+        expect_error(
+            int4_linear::plan_version::<f32>(&shape, &buffers(5, &shape, false), version),
+            Error::UnsupportedType { kernel: "int4_linear", version: number, dtype: "f32" },
+        )?;
+        let runs = [(8, 0), (8, 9), (9, 0), (10, 0), (12, 0)].map(|cc| version.runs_on(cc));
+        ensure(runs == [false, false, true, false, false], || format!("v{number} runs_on: {runs:?}"))?;
+        // Within the H100's 227 KB a block (v10 209 KB, v11 225 KB).
+        ensure(shared_mem_bytes <= 227 * 1024, || format!("v{number}: {shared_mem_bytes} bytes of shared memory"))?;
+    }
+    ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() >= 10 || v.runs_on((8, 0))), || "runs_on".into())
 }
 
 /// The versions whose block is a launch choice, with `warps` per block.
@@ -319,10 +329,14 @@ fn tensor_core_versions(warps: u32) -> impl Iterator<Item = Int4LinearVersion> {
     Int4LinearVersion::ALL.into_iter().filter(|v| v.warps().is_some()).map(move |v| v.with_warps(warps))
 }
 
-/// Every version with its default launch, and versions 7 and 10 split
+/// Every version with its default launch, and versions 7, 10 and 11 split
 /// [`SPLIT`] ways.
 fn versions_under_test() -> Vec<Int4LinearVersion> {
-    let split = [Int4LinearVersion::V7 { split_k: SPLIT }, Int4LinearVersion::V10 { split_k: SPLIT }];
+    let split = [
+        Int4LinearVersion::V7 { split_k: SPLIT },
+        Int4LinearVersion::V10 { split_k: SPLIT },
+        Int4LinearVersion::V11 { split_k: SPLIT },
+    ];
     Int4LinearVersion::ALL.into_iter().chain(split).collect()
 }
 
@@ -523,8 +537,8 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Versions 7 and 10 split along `K` on ragged shapes: `M` inside and past
-/// their 128-row tiles, `N` not a multiple of 128, `K` of 6 steps (the last
+/// Versions 7, 10 and 11 split along `K` on ragged shapes: `M` inside and
+/// past their 128-row tiles (and inside and past version 11's 256), `N` not a multiple of 128, `K` of 6 steps (the last
 /// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
 /// an empty slice) and 9 ways (more slices than steps); every group size
 /// and mode, with and without bias (check_layer: f64 reference, poisoned
@@ -533,7 +547,9 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
 fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     let splits: Vec<_> = [1, 2, 4, 9]
         .into_iter()
-        .flat_map(|split_k| [Int4LinearVersion::V7 { split_k }, Int4LinearVersion::V10 { split_k }])
+        .flat_map(|split_k| {
+            [Int4LinearVersion::V7 { split_k }, Int4LinearVersion::V10 { split_k }, Int4LinearVersion::V11 { split_k }]
+        })
         .collect();
     for (i, m) in [17, 130, 257].into_iter().enumerate() {
         for (j, mode) in MODES.into_iter().enumerate() {
@@ -723,7 +739,7 @@ fn main() {
     run(vec![
         cpu_test("cpu::plans_check_shapes", plans_check_shapes),
         cpu_test("cpu::plans_split_k", plans_split_k),
-        cpu_test("cpu::plans_version_10", plans_version_10),
+        cpu_test("cpu::plans_versions_10_and_11", plans_versions_10_and_11),
         cpu_test("cpu::device_unpacking_is_exact", device_unpacking_is_exact),
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),

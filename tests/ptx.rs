@@ -21,6 +21,8 @@ fn host_kernels() -> Vec<&'static str> {
         int4_linear::V7_SPLIT_K_KERNELS,
         int4_linear::V10_KERNELS,
         int4_linear::V10_SPLIT_K_KERNELS,
+        int4_linear::V11_KERNELS,
+        int4_linear::V11_SPLIT_K_KERNELS,
         int4_linear::SPLIT_K_REDUCE_KERNELS,
     ]
     .into_iter()

@@ -7,7 +7,7 @@
 use crate::cases::LINEAR_VERSIONS;
 use crate::model::{Case, Dtype, LinearShape, Op, Size};
 use quant_kernels::abi::int4_linear::v3::MAX_WARPS;
-use quant_kernels::abi::int4_linear::{v7, v10};
+use quant_kernels::abi::int4_linear::{v7, v10, v11};
 use quant_kernels::cust::memory::{DeviceCopy, DeviceSlice};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{self, DeviceInt4Linear, Int4LinearBuffers, Int4LinearVersion};
@@ -99,13 +99,14 @@ pub fn elementwise_case(op: Op, elements: usize, variant: Variant<u32>, device: 
 }
 
 /// Whether a sweep's block size applies to the variant's version (3 to 6,
-/// up to their largest block; versions 7 and 10 at their fixed block, so
-/// that a sweep runs them once).
+/// up to their largest block; versions 7, 10 and 11 at their fixed block,
+/// so that a sweep runs them once).
 pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
     match (variant.version, variant.block) {
         (_, None) => true,
         (Int4LinearVersion::V7 { .. }, Some(threads)) => threads == v7::BLOCK_THREADS,
         (Int4LinearVersion::V10 { .. }, Some(threads)) => threads == v10::BLOCK_THREADS,
+        (Int4LinearVersion::V11 { .. }, Some(threads)) => threads == v11::BLOCK_THREADS,
         (version, Some(threads)) => version.warps().is_some() && threads <= 32 * MAX_WARPS,
     }
 }
@@ -113,7 +114,7 @@ pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
 /// The int4 versions that take activations of `dtype` and run on `device`,
 /// each with the library's launch choice for the shape there
 /// (`Int4LinearVersion::tuned`: warps, split of `K`); where that splits `K`
-/// (versions 7 and 10), the version unsplit too, to compare.
+/// (versions 7, 10 and 11), the version unsplit too, to compare.
 pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) -> Vec<Int4LinearVersion> {
     let supported = |version: &Int4LinearVersion| match dtype {
         Dtype::F32 => version.supports::<f32>(),

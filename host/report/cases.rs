@@ -33,7 +33,7 @@ pub const LINEAR_MODES: [Int4Mode; 2] = [Int4Mode::Symmetric, Int4Mode::Asymmetr
 pub const QUICK_LINEAR_MODES: [Int4Mode; 1] = [Int4Mode::Symmetric];
 /// Up to this many activation rows the report times every int4 version,
 /// mode and type; past it, only the versions [`Int4LinearVersion::best_for`]
-/// picks there (6, 7 and 10) on symmetric weights, in f16 and bf16. Everything
+/// picks there (6, 7, 10 and 11) on symmetric weights, in f16 and bf16. Everything
 /// at every M took longer than a 10-minute device call on the H100.
 pub const EVERY_LINEAR_VARIANT_UP_TO_M: usize = 16;
 
@@ -43,7 +43,10 @@ pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion
         || (mode == Int4Mode::Symmetric
             && matches!(
                 version,
-                Int4LinearVersion::V6 { .. } | Int4LinearVersion::V7 { .. } | Int4LinearVersion::V10 { .. }
+                Int4LinearVersion::V6 { .. }
+                    | Int4LinearVersion::V7 { .. }
+                    | Int4LinearVersion::V10 { .. }
+                    | Int4LinearVersion::V11 { .. }
             ))
 }
 
@@ -60,7 +63,7 @@ pub const ELEMENTWISE_VERSIONS: [u32; 3] = [1, 2, 3];
 pub const LINEAR_VERSIONS: &[Int4LinearVersion] = &Int4LinearVersion::ALL;
 
 /// Threads per block that `--sweep` tries (int4 versions 3 to 6 stop at 512;
-/// versions 7 and 10 run at their one block, 256).
+/// versions 7, 10 and 11 run at their one block, 256).
 pub const SWEEP_BLOCKS: [u32; 5] = [64, 128, 256, 512, 1024];
 /// The ops whose launch takes a block size, which `--sweep` sweeps (for
 /// int4, versions 3 to 6; the others keep their block).

@@ -276,51 +276,69 @@ pub mod int4_linear {
         pub const MIN_SLICE_STEPS: usize = 4;
     }
 
+    /// The constants of a warpgroup-MMA tile (versions 10 and 11) from its
+    /// weight rows per warpgroup, activation rows and stages.
+    macro_rules! wgmma_tile {
+        ($warpgroup_n:expr, $block_m:expr, $stages:expr) => {
+            /// The only compute capability whose PTX (`sm_90a`) has it.
+            pub const COMPUTE_CAPABILITY: (u32, u32) = (9, 0);
+            /// Warpgroups (4 warps) per block; each owns `WARPGROUP_N` weight rows.
+            pub const WARPGROUPS: usize = 2;
+            /// Weight rows per warpgroup: `WARPGROUP_N / 64` MMAs of 64 rows.
+            pub const WARPGROUP_N: usize = $warpgroup_n;
+            /// Weight rows (`n`) per block.
+            pub const BLOCK_N: usize = WARPGROUPS * WARPGROUP_N;
+            /// Activation rows (`m`) per block: the `N` of the `wgmma`.
+            pub const BLOCK_M: usize = $block_m;
+            /// Threads per block (fixed: the tile needs every warp).
+            pub const BLOCK_THREADS: u32 = (WARPGROUPS * 128) as u32;
+            /// Columns (`k`) per stage, as version 7 (split-K slices are counted in them).
+            pub const STEP_K: usize = super::v7::STEP_K;
+            /// Stages in the ring; `STAGES - 2` steps of copies are in flight
+            /// (the stage a step overwrites was read two steps before, by MMAs
+            /// that have finished).
+            pub const STAGES: usize = $stages;
+            /// Codes per stage: `BLOCK_N` rows x 64 bytes.
+            pub const CODE_BYTES_PER_STAGE: usize = BLOCK_N * STEP_K / 2;
+            /// Activations per stage: `BLOCK_M` rows x 256 bytes, as two halves
+            /// of 64 columns, each in 128-byte swizzled rows (`v10.rs` has
+            /// the layout).
+            pub const ACTIVATION_BYTES_PER_STAGE: usize = BLOCK_M * STEP_K * 2;
+            /// Bytes of one half (64 columns) of a stage's activations.
+            pub const ACTIVATION_HALF_BYTES: usize = BLOCK_M * 128;
+            /// Bytes of one stage.
+            pub const STAGE_BYTES: usize = CODE_BYTES_PER_STAGE + ACTIVATION_BYTES_PER_STAGE;
+            /// Group constants per weight row and step: one per group of 32
+            /// columns at most.
+            pub const GROUPS_PER_STEP: usize = STEP_K / 32;
+            /// Bytes of one step's group constants: `BLOCK_N` rows x
+            /// `GROUPS_PER_STEP` x (packed scale, packed offset).
+            pub const PARAM_BYTES: usize = BLOCK_N * GROUPS_PER_STEP * 8;
+            /// Alignment of the ring: the swizzle atoms' (1024 bytes).
+            pub const RING_ALIGN: usize = 1024;
+            /// Dynamic shared memory per block: the ring, then two steps'
+            /// group constants, and room to align the ring.
+            pub const SHARED_BYTES: u32 = (STAGES * STAGE_BYTES + 2 * PARAM_BYTES + RING_ALIGN) as u32;
+        };
+    }
+
     /// Version 10, `int4_linear_v10_*` and `int4_linear_v10_split_k_*`
     /// (sm_90a only): version 7's tiled GEMM on the Hopper's warpgroup MMAs
-    /// (`wgmma.mma_async`), the dequantized weights as the A operand in
-    /// registers and the activations as B, read by the tensor cores from
-    /// shared memory. Same arguments, split-K and reduction as version 7;
-    /// the layout of a stage is documented in the kernel's file.
+    /// (`wgmma.mma_async.m64n128k16`), the dequantized weights as the A
+    /// operand in registers and the activations as B, read by the tensor
+    /// cores from shared memory. Same arguments, split-K and reduction as
+    /// version 7; the layout of a stage is documented in the kernel's file.
+    /// 256 weight rows x 128 activation rows a block, 209 KB of shared memory.
     pub mod v10 {
-        /// The only compute capability whose PTX (`sm_90a`) has it.
-        pub const COMPUTE_CAPABILITY: (u32, u32) = (9, 0);
-        /// Warpgroups (4 warps) per block; each owns `WARPGROUP_N` weight rows.
-        pub const WARPGROUPS: usize = 2;
-        /// Weight rows per warpgroup: `WARPGROUP_N / 64` MMAs of 64 rows.
-        pub const WARPGROUP_N: usize = 128;
-        /// Weight rows (`n`) per block.
-        pub const BLOCK_N: usize = WARPGROUPS * WARPGROUP_N;
-        /// Activation rows (`m`) per block: the `N` of `wgmma.m64n128k16`.
-        pub const BLOCK_M: usize = 128;
-        /// Threads per block (fixed: the tile needs every warp).
-        pub const BLOCK_THREADS: u32 = (WARPGROUPS * 128) as u32;
-        /// Columns (`k`) per stage, as version 7 (split-K slices are counted in them).
-        pub const STEP_K: usize = super::v7::STEP_K;
-        /// Stages in the ring; `STAGES - 2` steps of copies are in flight
-        /// (the stage a step overwrites was read two steps before, by MMAs
-        /// that have finished).
-        pub const STAGES: usize = 4;
-        /// Codes per stage: `BLOCK_N` rows x 64 bytes.
-        pub const CODE_BYTES_PER_STAGE: usize = BLOCK_N * STEP_K / 2;
-        /// Activations per stage: `BLOCK_M` rows x 256 bytes, as two halves
-        /// of 64 columns, each in 128-byte swizzled rows (the kernel's file
-        /// has the layout).
-        pub const ACTIVATION_BYTES_PER_STAGE: usize = BLOCK_M * STEP_K * 2;
-        /// Bytes of one half (64 columns) of a stage's activations.
-        pub const ACTIVATION_HALF_BYTES: usize = BLOCK_M * 128;
-        /// Bytes of one stage.
-        pub const STAGE_BYTES: usize = CODE_BYTES_PER_STAGE + ACTIVATION_BYTES_PER_STAGE;
-        /// Group constants per weight row and step: one per group of 32
-        /// columns at most.
-        pub const GROUPS_PER_STEP: usize = STEP_K / 32;
-        /// Bytes of one step's group constants: `BLOCK_N` rows x
-        /// `GROUPS_PER_STEP` x (packed scale, packed offset).
-        pub const PARAM_BYTES: usize = BLOCK_N * GROUPS_PER_STEP * 8;
-        /// Alignment of the ring: the swizzle atoms' (1024 bytes).
-        pub const RING_ALIGN: usize = 1024;
-        /// Dynamic shared memory per block (209 KB of the H100's 227): the
-        /// ring, then two steps' group constants, and room to align the ring.
-        pub const SHARED_BYTES: u32 = (STAGES * STAGE_BYTES + 2 * PARAM_BYTES + RING_ALIGN) as u32;
+        wgmma_tile!(128, 128, 4);
+    }
+
+    /// Version 11, `int4_linear_v11_*` and `int4_linear_v11_split_k_*`
+    /// (sm_90a only): version 10 with 128 weight rows x 256 activation rows
+    /// a block (`wgmma.mma_async.m64n256k16`, one MMA tile of 64 rows a
+    /// warpgroup), so that each dequantized weight serves twice the
+    /// activation rows; 3 stages, 225 KB of shared memory.
+    pub mod v11 {
+        wgmma_tile!(64, 256, 3);
     }
 }

@@ -3,14 +3,14 @@
 //! 16xN B into a 64xN f32 accumulator in one asynchronous instruction, B read
 //! by the tensor cores straight from shared memory.
 //!
-//! **Fragments** of `m64n128k16` with A in registers (PTX ISA,
+//! **Fragments** of `m64n128k16` and `m64n256k16` with A in registers (PTX ISA,
 //! "Register Fragments and Shared Memory Matrix Layouts" of wgmma): warp `w`
 //! of the warpgroup holds rows `16w .. 16w + 16` of A and of the
 //! accumulator, as the A and C operands of `mma.m16n8k16` do (see
 //! [`crate::mma`], `g = lane / 4`, `t = lane % 4`): `a[0..4]` are `A[16w +
 //! g][2t..2t+2]`, `A[16w + g + 8][2t..]`, `A[16w + g][2t + 8..]`, `A[16w + g
 //! + 8][2t + 8..]`, and accumulator `d[4j + c]` is `D[16w + g + 8 (c / 2)][8j
-//! + 2t + c % 2]` for `j` in `0..16`.
+//! + 2t + c % 2]` for `j` in `0..N / 8` (`N / 2` accumulators a thread).
 //!
 //! **B in shared memory**, "K-major" with the 128-byte swizzle: each row of
 //! `N` holds 64 values of `K` (128 bytes) per swizzle atom of 8 rows (1024
@@ -33,9 +33,6 @@ use crate::float::Bf16;
 use crate::mma::MmaHalf;
 use core::arch::asm;
 
-/// One thread's accumulators of an `m64n128k16` MMA.
-pub type Accumulators = [f32; 64];
-
 /// A shared-memory matrix descriptor for a K-major B with the 128-byte
 /// swizzle: `address` of its first row (in the shared window; the atom it
 /// lies in 1024-byte aligned), `n_stride` bytes between atoms of
@@ -56,27 +53,39 @@ pub fn advance(descriptor: u64, bytes: u32) -> u64 {
     descriptor + (bytes >> 4) as u64
 }
 
-/// `asm!` with the 64 accumulators of `$acc` as operands `{0}` to `{63}`,
-/// then `$operands`.
+/// `asm!` with the accumulators `$acc[i]` (`i` in the list) as operands
+/// `{i}` and, in `$template`, `{accumulators}` replaced by their comma-separated
+/// list; then `$operands`.
 macro_rules! asm_with_accumulators {
-    ($acc:ident, $template:expr, $($operands:tt)*) => {
-        asm_with_accumulators!(@expand $acc, $template, [
-            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63
-        ], $($operands)*)
-    };
-    (@expand $acc:ident, $template:expr, [$($i:literal)*], $($operands:tt)*) => {
-        asm!($template, $(inout(reg32) $acc[$i],)* $($operands)*)
+    ([$first:literal $($i:literal)*], $acc:expr, [$($before:expr),*], [$($after:expr),*], $($operands:tt)*) => {
+        asm!(
+            concat!($($before,)* "{", $first, "}", $(", {", $i, "}",)* $($after),*),
+            inout(reg32) $acc[$first], $(inout(reg32) $acc[$i],)* $($operands)*
+        )
     };
 }
 
-/// The accumulator operands of a 64-register `wgmma`, for its template.
-macro_rules! accumulator_list {
-    () => {
-        "{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, {10}, {11}, {12}, {13}, {14}, {15}, {16}, {17}, {18}, \
-         {19}, {20}, {21}, {22}, {23}, {24}, {25}, {26}, {27}, {28}, {29}, {30}, {31}, {32}, {33}, {34}, {35}, {36}, \
-         {37}, {38}, {39}, {40}, {41}, {42}, {43}, {44}, {45}, {46}, {47}, {48}, {49}, {50}, {51}, {52}, {53}, {54}, \
-         {55}, {56}, {57}, {58}, {59}, {60}, {61}, {62}, {63}"
+/// Calls `$macro!` with the indices of the 64 accumulators of `m64n128k16`
+/// prepended to its arguments.
+macro_rules! accumulators_64 {
+    ($macro:ident!($($arguments:tt)*)) => {
+        $macro!([
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63
+        ], $($arguments)*)
+    };
+}
+
+/// As [`accumulators_64!`], the 128 of `m64n256k16`.
+macro_rules! accumulators_128 {
+    ($macro:ident!($($arguments:tt)*)) => {
+        $macro!([
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63
+            64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95
+            96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121
+            122 123 124 125 126 127
+        ], $($arguments)*)
     };
 }
 
@@ -91,29 +100,51 @@ pub trait WgmmaHalf: MmaHalf {
     /// after a [`fence`] that follows its writes of `a` and `acc`; B's
     /// bytes are in shared memory and stay unwritten until a [`wait`]
     /// covers this MMA.
-    unsafe fn mma_m64n128k16(acc: &mut Accumulators, a: [u32; 4], b: u64);
+    unsafe fn mma_m64n128k16(acc: &mut [f32; 64], a: [u32; 4], b: u64);
+
+    /// As [`mma_m64n128k16`](Self::mma_m64n128k16), with a B of 16 x 256.
+    ///
+    /// # Safety
+    /// As for [`mma_m64n128k16`](Self::mma_m64n128k16).
+    unsafe fn mma_m64n256k16(acc: &mut [f32; 128], a: [u32; 4], b: u64);
+}
+
+/// The body of `mma_m64n{128,256}k16`: scale-d = 1 (accumulate), A and B
+/// unnegated, B not transposed.
+macro_rules! mma_asm {
+    ($indices:tt, $acc:ident, $shape:literal, $ptx:literal, $a:ident, $b:ident) => {
+        asm_with_accumulators!(
+            $indices,
+            $acc,
+            [
+                "{{ .reg .pred accumulate; setp.ne.b32 accumulate, {one}, 0; wgmma.mma_async.sync.aligned.",
+                $shape,
+                ".f32.",
+                $ptx,
+                ".",
+                $ptx,
+                " {{"
+            ],
+            ["}}, {{{a0}, {a1}, {a2}, {a3}}}, {b}, accumulate, 1, 1, 0; }}"],
+            a0 = in(reg32) $a[0], a1 = in(reg32) $a[1], a2 = in(reg32) $a[2], a3 = in(reg32) $a[3],
+            b = in(reg64) $b, one = in(reg32) 1u32,
+        )
+    };
 }
 
 macro_rules! wgmma_half {
     ($type:ty, $ptx:literal) => {
         impl WgmmaHalf for $type {
             #[inline(always)]
-            unsafe fn mma_m64n128k16(acc: &mut Accumulators, a: [u32; 4], b: u64) {
+            unsafe fn mma_m64n128k16(acc: &mut [f32; 64], a: [u32; 4], b: u64) {
                 // SAFETY: the caller guarantees the warpgroup-wide conditions.
-                // scale-d = 1 (accumulate), A and B unnegated, B not transposed.
-                unsafe {
-                    asm_with_accumulators!(
-                        acc,
-                        concat!(
-                            "{{ .reg .pred accumulate; setp.ne.b32 accumulate, {one}, 0; ",
-                            "wgmma.mma_async.sync.aligned.m64n128k16.f32.", $ptx, ".", $ptx, " {{",
-                            accumulator_list!(),
-                            "}}, {{{a0}, {a1}, {a2}, {a3}}}, {b}, accumulate, 1, 1, 0; }}"
-                        ),
-                        a0 = in(reg32) a[0], a1 = in(reg32) a[1], a2 = in(reg32) a[2], a3 = in(reg32) a[3],
-                        b = in(reg64) b, one = in(reg32) 1u32,
-                    )
-                }
+                unsafe { accumulators_64!(mma_asm!(acc, "m64n128k16", $ptx, a, b)) }
+            }
+
+            #[inline(always)]
+            unsafe fn mma_m64n256k16(acc: &mut [f32; 128], a: [u32; 4], b: u64) {
+                // SAFETY: the caller guarantees the warpgroup-wide conditions.
+                unsafe { accumulators_128!(mma_asm!(acc, "m64n256k16", $ptx, a, b)) }
             }
         }
     };
@@ -154,13 +185,30 @@ pub fn wait<const PENDING: u32>() {
     unsafe { asm!("wgmma.wait_group.sync.aligned {n};", n = const PENDING) };
 }
 
+/// `acc += A * B` by `m64n128k16` (`ACC` = 64 accumulators) or
+/// `m64n256k16` (`ACC` = 128): the MMA whose accumulators `acc` holds.
+///
+/// # Safety
+/// As for [`WgmmaHalf::mma_m64n128k16`].
+#[inline(always)]
+pub unsafe fn mma<T: WgmmaHalf, const ACC: usize>(acc: &mut [f32; ACC], a: [u32; 4], b: u64) {
+    const { assert!(ACC == 64 || ACC == 128) };
+    let acc: *mut [f32; ACC] = acc;
+    // SAFETY: the array has exactly the length cast to; the rest is the caller's.
+    unsafe {
+        if ACC == 64 { T::mma_m64n128k16(&mut *acc.cast(), a, b) } else { T::mma_m64n256k16(&mut *acc.cast(), a, b) }
+    }
+}
+
 /// Marks the accumulators as rewritten here, so that the compiler reads
 /// them only after this point (call it after the [`wait`] that completes
 /// their MMAs).
 #[inline(always)]
-pub fn fence_accumulators(acc: &mut Accumulators) {
-    // SAFETY: no instruction, a PTX comment naming the registers.
-    unsafe {
-        asm_with_accumulators!(acc, concat!("// ", accumulator_list!()), options(nomem, nostack, preserves_flags))
-    };
+pub fn fence_accumulators<const ACC: usize>(acc: &mut [f32; ACC]) {
+    for block in acc.chunks_exact_mut(64) {
+        // SAFETY: no instruction, a PTX comment naming the registers.
+        unsafe {
+            accumulators_64!(asm_with_accumulators!(block, ["// "], [], options(nomem, nostack, preserves_flags)))
+        };
+    }
 }

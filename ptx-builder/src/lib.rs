@@ -36,7 +36,7 @@ const NVPTX_TRIPLE: &str = "nvptx64-nvidia-cuda";
 /// register arrays rolled when their bodies are large, and a rolled loop
 /// indexes the array at run time, which moves it to local memory. GPU
 /// compilers unroll such loops; this makes LLVM do the same.
-const UNROLL_THRESHOLD: u32 = 4000;
+const UNROLL_THRESHOLD: u32 = 16000;
 
 /// Why a PTX build failed. The `Display` text says what to run to fix it.
 #[derive(Debug)]

@@ -364,17 +364,19 @@ pub(super) unsafe fn linear_tiled_split_k<T: WgmmaHalf, G: TiledGemm>(
 }
 
 /// Where a thread's copies of a tiled GEMM step come from and go: its
-/// `CODE_CHUNKS` 16-byte chunks of codes, the `p`-th of weight row `r + 64 p`
-/// (chunk `c` of the step's 4) to `slot + 4096 p`, and its
-/// `ACTIVATION_CHUNKS` chunks of activations, the `p`-th of activation row
-/// `r + 16 p` (chunk `c` of the step's 16) to `slot + p * slot_step`.
-/// Everything but the step's offset is worked out once per tile, so that a
-/// copy costs an address add and a predicate.
-pub(super) struct StepCopies<T, const CODE_CHUNKS: usize, const ACTIVATION_CHUNKS: usize> {
+/// `code_chunks` 16-byte chunks of codes, the `p`-th of weight row `r + 64
+/// p` (chunk `c` of the step's 4) to `slot + 4096 p`, and its
+/// `activation_chunks` chunks of activations, the `p`-th of activation row
+/// `r + 16 p` (chunk `c` of the step's 16) to `slot + p * slot_step`
+/// (both counts constants of the version, at most 32). Everything but the
+/// step's offset is worked out once per tile, so that a copy costs an
+/// address add and a predicate.
+pub(super) struct StepCopies<T> {
     /// The first code chunk of step 0 (may point past the weights: read only if valid).
     code_source: *const u32,
     code_chunk: usize,
     code_slot: u32,
+    code_chunks: usize,
     /// Bit `p`: the `p`-th code chunk's row is below `n`.
     code_rows: u32,
     /// The first activation chunk of step 0 (likewise).
@@ -382,16 +384,17 @@ pub(super) struct StepCopies<T, const CODE_CHUNKS: usize, const ACTIVATION_CHUNK
     activation_column: usize,
     activation_slot: u32,
     activation_slot_step: u32,
+    activation_chunks: usize,
     /// Bit `p`: the `p`-th activation chunk's row is below `m`.
     activation_rows: u32,
     k: usize,
 }
 
-impl<T, const CODE_CHUNKS: usize, const ACTIVATION_CHUNKS: usize> StepCopies<T, CODE_CHUNKS, ACTIVATION_CHUNKS> {
+impl<T> StepCopies<T> {
     /// The copies of code chunk `code = (r, c, slot)` and activation chunk
     /// `activation = (r, c, slot)`, and those `64` weight rows or `16`
-    /// activation rows apart (layout above), of `x` (`m` rows of `k`) and
-    /// `qweight` (`n` rows of `k / 8` words).
+    /// activation rows apart (`chunks` of each: layout above), of `x` (`m`
+    /// rows of `k`) and `qweight` (`n` rows of `k / 8` words).
     #[inline(always)]
     pub(super) fn new(
         (x, qweight): (*const T, *const u32),
@@ -399,8 +402,8 @@ impl<T, const CODE_CHUNKS: usize, const ACTIVATION_CHUNKS: usize> StepCopies<T, 
         code: (usize, usize, u32),
         activation: (usize, usize, u32),
         activation_slot_step: u32,
+        (code_chunks, activation_chunks): (usize, usize),
     ) -> Self {
-        const { assert!(CODE_CHUNKS <= 32 && ACTIVATION_CHUNKS <= 32) };
         let (code_row, code_chunk, code_slot) = code;
         let (activation_row, activation_chunk, activation_slot) = activation;
         let rows_below = |first: usize, apart: usize, chunks: usize, end: usize| {
@@ -410,12 +413,14 @@ impl<T, const CODE_CHUNKS: usize, const ACTIVATION_CHUNKS: usize> StepCopies<T, 
             code_source: qweight.wrapping_add(code_row * (k / 8) + 4 * code_chunk),
             code_chunk,
             code_slot,
-            code_rows: rows_below(code_row, 64, CODE_CHUNKS, n),
+            code_chunks,
+            code_rows: rows_below(code_row, 64, code_chunks, n),
             activation_source: x.wrapping_add(activation_row * k + 8 * activation_chunk),
             activation_column: 8 * activation_chunk,
             activation_slot,
             activation_slot_step,
-            activation_rows: rows_below(activation_row, 16, ACTIVATION_CHUNKS, m),
+            activation_chunks,
+            activation_rows: rows_below(activation_row, 16, activation_chunks, m),
             k,
         }
     }
@@ -433,9 +438,9 @@ impl<T, const CODE_CHUNKS: usize, const ACTIVATION_CHUNKS: usize> StepCopies<T, 
         let codes_in_k = STEP_K / 32 * i + self.code_chunk < k / 32;
         // Weight rows 64 apart are 64 * k / 8 words apart.
         let code_source = self.code_source.wrapping_add(STEP_K / 8 * i);
-        for p in 0..CODE_CHUNKS {
+        for p in 0..self.code_chunks {
             let valid = codes_in_k && self.code_rows & (1 << p) != 0;
-            // SAFETY: when valid, chunk of a row < n and below k / 32, inside
+            // SAFETY: when valid, a chunk of a row < n below k / 32, inside
             // qweight; the slot is the caller's.
             unsafe {
                 copy16(stage + self.code_slot + (4096 * p) as u32, code_source.wrapping_add(8 * k * p).cast(), valid)
@@ -443,7 +448,7 @@ impl<T, const CODE_CHUNKS: usize, const ACTIVATION_CHUNKS: usize> StepCopies<T, 
         }
         let activations_in_k = STEP_K * i + self.activation_column < k;
         let activation_source = self.activation_source.wrapping_add(STEP_K * i);
-        for p in 0..ACTIVATION_CHUNKS {
+        for p in 0..self.activation_chunks {
             let valid = activations_in_k && self.activation_rows & (1 << p) != 0;
             // SAFETY: when valid, 8 activations of a row < m at a column below
             // k, inside x; the slot is the caller's.

@@ -4,9 +4,10 @@
 //! (documented on [`int4_linear_v1_m1_f32`]) and sum in f32. Versions 1 and
 //! 2 (this file) take f32 activations and run on the CUDA cores; versions 3
 //! to 6 (`v3.rs` to `v6.rs`, GEMVs for small `M`), 7 (`v7.rs`, a tiled
-//! GEMM for large `M`) and 10 (`v10.rs`, version 7 on the Hopper's
-//! warpgroup MMAs, sm_90a only), sharing `mma_tile.rs`, take f16 or bf16
-//! and run on the tensor cores. Versions 7 and 10 also split `K` across
+//! GEMM for large `M`), 10 (`v10.rs`, version 7 on the Hopper's
+//! warpgroup MMAs, sm_90a only) and 11 (`v11.rs`, version 10 with twice the
+//! activation rows a block), sharing `mma_tile.rs`, take f16 or bf16 and
+//! run on the tensor cores. Versions 7, 10 and 11 also split `K` across
 //! blocks into an f32 workspace, which `split_k.rs` reduces into `y`: those
 //! entry points take the arguments their files document.
 //!
@@ -49,6 +50,7 @@ use quant_kernels_abi::int4_linear::v2;
 mod mma_tile;
 mod split_k;
 mod v10;
+mod v11;
 mod v3;
 mod v4;
 mod v5;
@@ -61,6 +63,7 @@ pub use v5::*;
 pub use v6::*;
 pub use v7::*;
 pub use v10::*;
+pub use v11::*;
 
 /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`, `g = k / group_size`,
 /// one activation row per block: the decode (`M = 1`) entry point.

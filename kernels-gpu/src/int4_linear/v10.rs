@@ -84,10 +84,54 @@ tiled_entry_points! {
     split_k: int4_linear_v10_split_k_f16, int4_linear_v10_split_k_bf16
 }
 
-/// Version 10's main loop (launch shape above).
-pub(super) struct V10;
+/// The main loop of versions 10 and 11: `TILES` MMA tiles of 64 weight rows
+/// a warpgroup, `ACC` accumulators a thread and tile (64 for
+/// `m64n128k16`, 128 for `m64n256k16`); its other constants come from
+/// [`WgmmaTile`].
+pub(super) struct WarpgroupGemm<const TILES: usize, const ACC: usize>;
 
-impl TiledGemm for V10 {
+/// Version 10's main loop (launch shape above).
+pub(super) type V10 = WarpgroupGemm<2, 64>;
+
+/// A warpgroup GEMM's shape: a version's constants
+/// (`quant_kernels_abi::int4_linear::v10` or `v11`).
+#[cfg(target_feature = "sm_90a")]
+pub(super) trait WgmmaTile {
+    const BLOCK_N: usize;
+    const BLOCK_M: usize;
+    const WARPGROUP_N: usize;
+    const STAGES: usize;
+    const STAGE_BYTES: usize;
+    const CODE_BYTES_PER_STAGE: usize;
+    const ACTIVATION_HALF_BYTES: usize;
+    const PARAM_BYTES: usize;
+}
+
+/// Implements [`WgmmaTile`] for `$gemm` with the constants of ABI module `$abi`.
+macro_rules! wgmma_tile {
+    ($gemm:ty, $abi:ident) => {
+        #[cfg(target_feature = "sm_90a")]
+        impl $crate::int4_linear::v10::WgmmaTile for $gemm {
+            const BLOCK_N: usize = quant_kernels_abi::int4_linear::$abi::BLOCK_N;
+            const BLOCK_M: usize = quant_kernels_abi::int4_linear::$abi::BLOCK_M;
+            const WARPGROUP_N: usize = quant_kernels_abi::int4_linear::$abi::WARPGROUP_N;
+            const STAGES: usize = quant_kernels_abi::int4_linear::$abi::STAGES;
+            const STAGE_BYTES: usize = quant_kernels_abi::int4_linear::$abi::STAGE_BYTES;
+            const CODE_BYTES_PER_STAGE: usize = quant_kernels_abi::int4_linear::$abi::CODE_BYTES_PER_STAGE;
+            const ACTIVATION_HALF_BYTES: usize = quant_kernels_abi::int4_linear::$abi::ACTIVATION_HALF_BYTES;
+            const PARAM_BYTES: usize = quant_kernels_abi::int4_linear::$abi::PARAM_BYTES;
+        }
+    };
+}
+pub(super) use wgmma_tile;
+
+wgmma_tile!(V10, v10);
+
+#[cfg(target_feature = "sm_90a")]
+impl<const TILES: usize, const ACC: usize> TiledGemm for WarpgroupGemm<TILES, ACC>
+where
+    Self: WgmmaTile,
+{
     #[inline(always)]
     unsafe fn sum_tiles<T: WgmmaHalf>(
         x: *const T,
@@ -97,54 +141,47 @@ impl TiledGemm for V10 {
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
     ) {
-        #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
-        unsafe {
-            hopper::sum_tiles(x, qweight, groups, dims, steps, store)
-        };
-        #[cfg(not(target_feature = "sm_90a"))]
-        {
-            let _ = (x, qweight, groups, dims, steps, store);
-            // SAFETY: aborts the launch; no preconditions.
-            unsafe { core::arch::nvptx::trap() }
-        }
+        unsafe { hopper::sum_tiles::<T, Self, TILES, ACC>(x, qweight, groups, dims, steps, store) };
+    }
+}
+
+/// In the `sm_80` PTX the entry points trap (the host never launches them there).
+#[cfg(not(target_feature = "sm_90a"))]
+impl<const TILES: usize, const ACC: usize> TiledGemm for WarpgroupGemm<TILES, ACC> {
+    #[inline(always)]
+    unsafe fn sum_tiles<T: WgmmaHalf>(
+        _: *const T,
+        _: *const u32,
+        _: GroupParams,
+        _: (usize, usize, usize),
+        _: Range<usize>,
+        _: impl Fn(usize, usize, f32),
+    ) {
+        // SAFETY: aborts the launch; no preconditions.
+        unsafe { core::arch::nvptx::trap() }
     }
 }
 
 #[cfg(target_feature = "sm_90a")]
 mod hopper {
-    use super::GroupParams;
+    use super::{GroupParams, WgmmaTile};
     use crate::async_copy::{self, dynamic_shared_address, load_shared8, load_shared16, store_shared8};
     use crate::device::{block_idx_x, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
     use crate::int4_linear::mma_tile::{RowParams, StepCopies, activation_tiles, dequantize_pair};
-    use crate::wgmma::{self, Accumulators, WgmmaHalf};
+    use crate::wgmma::{self, WgmmaHalf};
     use core::array::from_fn;
     use core::ops::Range;
-    use quant_kernels_abi::int4_linear::v10::{
-        ACTIVATION_HALF_BYTES, BLOCK_M, BLOCK_N, BLOCK_THREADS, CODE_BYTES_PER_STAGE, GROUPS_PER_STEP, PARAM_BYTES,
-        RING_ALIGN, STAGE_BYTES, STAGES, STEP_K, WARPGROUP_N,
-    };
+    use quant_kernels_abi::int4_linear::v10::{BLOCK_THREADS, GROUPS_PER_STEP, RING_ALIGN, STEP_K};
 
-    /// MMA tiles of 64 weight rows per warpgroup.
-    const TILES: usize = WARPGROUP_N / 64;
     const THREADS: usize = BLOCK_THREADS as usize;
-    /// 16-byte chunks of codes (4 a row) and of activations (16 a row) in a stage.
-    const CODE_CHUNKS: usize = BLOCK_N * 4;
-    const ACTIVATION_CHUNKS: usize = BLOCK_M * 16;
-    const _: () = assert!(
-        CODE_CHUNKS % THREADS == 0
-            && ACTIVATION_CHUNKS % THREADS == 0
-            && BLOCK_N == THREADS // a thread converts one weight row's group constants
-            && STAGES >= 3
-            && STEP_K == 128
-    );
 
-    /// See [`super::V10`] and the module documentation.
+    /// See [`super::WarpgroupGemm`] and the module documentation.
     ///
     /// # Safety
-    /// As for `TiledGemm::sum_tiles`, with version 10's launch shape.
+    /// As for `TiledGemm::sum_tiles`, with the launch shape of `S`'s version.
     #[inline(always)]
-    pub(super) unsafe fn sum_tiles<T: WgmmaHalf>(
+    pub(super) unsafe fn sum_tiles<T: WgmmaHalf, S: WgmmaTile, const TILES: usize, const ACC: usize>(
         x: *const T,
         qweight: *const u32,
         groups: GroupParams,
@@ -152,16 +189,29 @@ mod hopper {
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
     ) {
+        // 16-byte chunks of codes (4 a row) and of activations (16 a row) in a stage.
+        let (code_chunks, activation_chunks) = (S::BLOCK_N * 4, S::BLOCK_M * 16);
+        const {
+            assert!(
+                TILES * 64 == S::WARPGROUP_N
+                    && 2 * ACC == S::BLOCK_M
+                    && S::BLOCK_N * 4 % THREADS == 0
+                    && S::BLOCK_M * 16 % THREADS == 0
+                    && (S::BLOCK_N == THREADS || 2 * S::BLOCK_N == THREADS) // one or two threads a row's constants
+                    && (S::STAGES == 3 || S::STAGES == 4)
+                    && STEP_K == 128
+            )
+        };
         let (thread, warp, lane) = (thread_idx_x() as usize, warp_id() as usize, lane_id() as usize);
         let (g, t) = (lane / 4, lane % 4);
-        let first_row = block_idx_x() as usize * BLOCK_N;
+        let first_row = block_idx_x() as usize * S::BLOCK_N;
         // Lane (g, t)'s first row in the block: row g of its warp's 16 in
         // tile 0 (tile a adds 64 rows, the second row 8).
-        let lane_row = WARPGROUP_N * (warp / 4) + 16 * (warp % 4) + g;
+        let lane_row = S::WARPGROUP_N * (warp / 4) + 16 * (warp % 4) + g;
         let Range { start: first_step, end: end_step } = steps;
         let shared = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
-        let stage_of = |step: usize| shared + ((step % STAGES) * STAGE_BYTES) as u32;
-        let constants_of = |step: usize| shared + (STAGES * STAGE_BYTES + (step % 2) * PARAM_BYTES) as u32;
+        let stage_of = |step: usize| shared + ((step % S::STAGES) * S::STAGE_BYTES) as u32;
+        let constants_of = |step: usize| shared + (S::STAGES * S::STAGE_BYTES + (step % 2) * S::PARAM_BYTES) as u32;
         // This thread's copy slots in a stage: code chunk (thread / 4 + 64
         // p, thread % 4) at 16 thread + 4096 p; activation chunk (row, c) =
         // (thread / 16 + 16 p, thread % 16) in its swizzled place, 2048 p
@@ -169,15 +219,20 @@ mod hopper {
         let (code_row, code_chunk) = (thread / 4, thread % 4);
         let (activation_row, activation_chunk) = (thread / 16, thread % 16);
         let code_slot = (16 * thread) as u32;
-        let activation_slot = (CODE_BYTES_PER_STAGE
-            + ACTIVATION_HALF_BYTES * (activation_chunk / 8)
+        let activation_slot = (S::CODE_BYTES_PER_STAGE
+            + S::ACTIVATION_HALF_BYTES * (activation_chunk / 8)
             + 128 * activation_row
             + 16 * ((activation_chunk % 8) ^ (activation_row % 8))) as u32;
         let lane_codes = (64 * lane_row) as u32;
         let lane_params = (8 * lane_row) as u32;
-        // This thread's row of group constants (rows past n take row n - 1's).
-        let param_row = (first_row + thread).min(n - 1);
-        let param_slot = (8 * thread) as u32;
+        // This thread's row of group constants (rows past n take row n - 1's)
+        // and its share of the row's slots in a step: all of them (256 rows a
+        // block), or half (128 rows, two threads a row, one per warpgroup).
+        let param_row = (first_row + thread % S::BLOCK_N).min(n - 1);
+        let param_slot = (8 * (thread % S::BLOCK_N)) as u32;
+        let slots_per_thread = GROUPS_PER_STEP * S::BLOCK_N / THREADS;
+        let first_slot = thread / S::BLOCK_N * slots_per_thread;
+        let converts = |p: usize| (first_slot..first_slot + slots_per_thread).contains(&p);
         let b_descriptor = wgmma::descriptor_swizzle128(0, 1024);
 
         // Slot p of step i is its columns 32p .. 32p + 32 (slot 4i + p of
@@ -185,9 +240,9 @@ mod hopper {
         let slots_per_row = (k / 32) as u32;
         let slot_shift = groups.group_shift - 5;
         let slots_per_group_mask = (1u32 << slot_shift) - 1;
-        // Scale bits and zero point of param_row's group in each slot of step
-        // `i` (scale 0 past k, where the codes and activations are zero),
-        // read once per group.
+        // Scale bits and zero point of param_row's group in each of this
+        // thread's slots of step `i` (scale 0 past k, where the codes and
+        // activations are zero), read once per group.
         let raw_params_of = |i: usize| -> [(u16, u32); GROUPS_PER_STEP] {
             // SAFETY: param_row < n. (Its offsets are computed at each call:
             // hoisted out of the loop they would hold 64-bit registers.)
@@ -195,9 +250,9 @@ mod hopper {
             let mut raw = [(0u16, 0u32); GROUPS_PER_STEP];
             for p in 0..GROUPS_PER_STEP {
                 let slot = (GROUPS_PER_STEP * i + p) as u32;
-                raw[p] = if slot >= slots_per_row {
+                raw[p] = if !converts(p) || slot >= slots_per_row {
                     (0, 0)
-                } else if p > 0 && slot & slots_per_group_mask != 0 {
+                } else if p > first_slot && slot & slots_per_group_mask != 0 {
                     raw[p - 1] // the group of the slot before
                 } else {
                     let group = (slot >> slot_shift) as usize;
@@ -208,13 +263,14 @@ mod hopper {
             raw
         };
 
-        for first_m in activation_tiles(m, BLOCK_M) {
-            let copies = StepCopies::<T, { CODE_CHUNKS / THREADS }, { ACTIVATION_CHUNKS / THREADS }>::new(
+        for first_m in activation_tiles(m, S::BLOCK_M) {
+            let copies = StepCopies::new(
                 (x, qweight),
                 (m, n, k),
                 (first_row + code_row, code_chunk, code_slot),
                 (first_m + activation_row, activation_chunk, activation_slot),
                 2048,
+                (code_chunks / THREADS, activation_chunks / THREADS),
             );
             // Copies step `i` into its stage (none past the slice's last
             // step), then commits a group either way, so that the `j`-th
@@ -228,8 +284,8 @@ mod hopper {
                 async_copy::commit();
             };
 
-            let mut acc: [Accumulators; TILES] = [[0.0; 64]; TILES];
-            for i in 0..STAGES - 2 {
+            let mut acc = [[0.0f32; ACC]; TILES];
+            for i in 0..S::STAGES - 2 {
                 issue(first_step + i);
             }
             for i in first_step..end_step {
@@ -238,24 +294,30 @@ mod hopper {
                 // stored at once: a load still in flight at a `wgmma.fence`
                 // would stall it.
                 for (p, &(scale_bits, zero)) in raw_params_of(i).iter().enumerate() {
-                    let RowParams { scale, neg_offset } = RowParams::from_raw::<T>(scale_bits, zero);
-                    // SAFETY: 8-byte aligned, inside the step's buffer.
-                    unsafe {
-                        store_shared8(constants + (PARAM_BYTES / 4 * p) as u32 + param_slot, [scale, neg_offset])
-                    };
+                    if converts(p) {
+                        let RowParams { scale, neg_offset } = RowParams::from_raw::<T>(scale_bits, zero);
+                        // SAFETY: 8-byte aligned, inside the step's buffer.
+                        unsafe {
+                            store_shared8(constants + (S::PARAM_BYTES / 4 * p) as u32 + param_slot, [scale, neg_offset])
+                        };
+                    }
                 }
-                async_copy::wait::<{ STAGES as u32 - 3 }>();
+                // Step i's copies were the last group but S::STAGES - 3.
+                match S::STAGES {
+                    3 => async_copy::wait::<0>(),
+                    _ => async_copy::wait::<1>(),
+                }
                 wgmma::fence_shared_writes();
                 // Step i's codes, activations and constants are in; every
                 // warpgroup is done with step i - 2's stage.
                 sync_threads();
-                issue(i + STAGES - 2);
+                issue(i + S::STAGES - 2);
                 if i + 1 < end_step {
-                    // The step's first and last slots' groups (at most 8
-                    // bytes of scales apart): step i + 1 < ceil(k / 128)
-                    // starts below k.
-                    let first = (GROUPS_PER_STEP * (i + 1)) as u32;
-                    let last = (first + GROUPS_PER_STEP as u32 - 1).min(slots_per_row - 1);
+                    // The first and last of this thread's slots' groups (at
+                    // most 8 bytes of scales apart): step i + 1 < ceil(k / 128)
+                    // starts below k, and so does its first slot of this thread.
+                    let first = (GROUPS_PER_STEP * (i + 1) + first_slot) as u32;
+                    let last = (first + slots_per_thread as u32 - 1).min(slots_per_row - 1);
                     // SAFETY: param_row < n, both groups below k / group_size.
                     unsafe {
                         let row = groups.row(in_place(param_row));
@@ -273,7 +335,7 @@ mod hopper {
                     let row_params: [[RowParams; 2]; TILES] = from_fn(|a| {
                         from_fn(|h| {
                             // SAFETY: as above.
-                            let slot = constants + (PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane_params;
+                            let slot = constants + (S::PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane_params;
                             let [scale, neg_offset] = unsafe { load_shared8(slot) };
                             RowParams { scale, neg_offset }
                         })
@@ -290,14 +352,14 @@ mod hopper {
                         let b = wgmma::advance(
                             b_descriptor,
                             stage
-                                + (CODE_BYTES_PER_STAGE + ACTIVATION_HALF_BYTES * (chunk / 4) + 32 * (chunk % 4))
+                                + (S::CODE_BYTES_PER_STAGE + S::ACTIVATION_HALF_BYTES * (chunk / 4) + 32 * (chunk % 4))
                                     as u32,
                         );
                         wgmma::fence();
                         for (a, acc) in acc.iter_mut().enumerate() {
                             // SAFETY: the whole warpgroup, after the fence; the
                             // stage is rewritten only after this MMA is waited for.
-                            unsafe { T::mma_m64n128k16(acc, fragments[a], b) };
+                            unsafe { wgmma::mma::<T, ACC>(acc, fragments[a], b) };
                         }
                         wgmma::commit();
                         wgmma::wait::<1>();

@@ -110,7 +110,13 @@ const B_TILES: usize = WARP_M / 8;
 const CODE_CHUNKS: usize = BLOCK_N * 4;
 const ACTIVATION_CHUNKS: usize = BLOCK_M * 16;
 const THREADS: usize = BLOCK_THREADS as usize;
-const _: () = assert!(CODE_CHUNKS % THREADS == 0 && ACTIVATION_CHUNKS % THREADS == 0 && STAGES >= 2);
+const _: () = assert!(
+    CODE_CHUNKS % THREADS == 0
+        && ACTIVATION_CHUNKS % THREADS == 0
+        && CODE_CHUNKS / THREADS <= 32
+        && ACTIVATION_CHUNKS / THREADS <= 32
+        && STAGES >= 2
+);
 
 /// Version 7's main loop (launch shape above: `blockDim.x ==
 /// BLOCK_THREADS`, each thread's share of the copies assumes it).
@@ -163,12 +169,13 @@ impl TiledGemm for V7 {
         let lane_swizzle = swizzle(warp_activation_rows + g, 4 * t) as u32;
 
         for first_m in activation_tiles(m, BLOCK_M) {
-            let copies = StepCopies::<T, { CODE_CHUNKS / THREADS }, { ACTIVATION_CHUNKS / THREADS }>::new(
+            let copies = StepCopies::new(
                 (x, qweight),
                 (m, n, k),
                 (first_row + code_row, code_chunk, code_slot),
                 (first_m + activation_row, activation_chunk, activation_slot),
                 4096,
+                (CODE_CHUNKS / THREADS, ACTIVATION_CHUNKS / THREADS),
             );
             // Copies step `i` into `stage` (none past the slice's last step),
             // then commits a group either way, so that the `j`-th group holds
