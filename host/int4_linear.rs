@@ -180,12 +180,9 @@ impl Int4LinearVersion {
             // run 8 measured v6 on.
             // On compute capability 9.0 version 10 (the same tiling on
             // warpgroup MMAs) takes its place: 1.3-1.45x faster at M = 1024
-            // and 1.1-1.45x at M = 128 (docs/PERF.md, run 13).
-            // Past one version 10 tile (128 rows), version 11, which
-            // dequantizes each weight once per 256 activation rows.
-            _ if m > v10::BLOCK_M && Self::V11 { split_k: 1 }.runs_on(device.compute_capability) => {
-                Self::V11 { split_k: 1 }
-            }
+            // and 1.1-1.45x at M = 128 (docs/PERF.md, run 13). Version 11
+            // (256 activation rows a tile) measured within 4% of it at M =
+            // 1024, either way (run 14), so it is not chosen.
             _ if m > v7::ABOVE_M && Self::V10 { split_k: 1 }.runs_on(device.compute_capability) => {
                 Self::V10 { split_k: 1 }
             }
@@ -337,12 +334,12 @@ pub struct Int4LinearBuffers {
     pub y_len: usize,
 }
 
-/// The split of `K` that a tiled GEMM (version 7 or 10; 1 for the others)
+/// The split of `K` that a tiled GEMM (version 7, 10 or 11; 1 for the others)
 /// is predicted fastest with for `m` activation rows and `n x k` weights on
 /// `device`, 1 for none.
 ///
 /// A block holds a multiprocessor alone (version 7: 120 KB of shared memory,
-/// ~230 registers a thread; version 10: 212 KB), so `s` slices of `tiles =
+/// ~230 registers a thread; version 10: 209 KB; version 11: 225 KB), so `s` slices of `tiles =
 /// ceil(n / BLOCK_N) * ceil(m / BLOCK_M)` tiles run in `waves = ceil(s *
 /// tiles / multiprocessors)` waves of `ceil(steps / s)` steps of 128
 /// columns each. The split minimises the predicted time
@@ -354,8 +351,9 @@ pub struct Int4LinearBuffers {
 /// only if it is predicted at least 10% faster than no split: the model is
 /// not finer than that, and a split costs a workspace. `STEP` is a block's
 /// step on the H100: 2.0 µs for version 7 (run 8: 65.5 µs for 32 steps),
-/// 2.8 µs for version 10 (run 13: 90.9 µs for 32 steps at 1024x4096x4096,
-/// a tile twice version 7's); `REDUCE` (3 µs, the second launch) and
+/// 2.4 µs for version 10 (run 14: 76.2 µs for 32 steps at 1024x4096x4096,
+/// a tile twice version 7's) and 2.45 µs for version 11 (run 14: 78.9 µs,
+/// the same tile area); `REDUCE` (3 µs, the second launch) and
 /// `SLICE` (a tile's partial written and read back at ~3 TB/s: 44 ns for
 /// version 7's 64 KB) are predictions (docs/PERF.md, "v7 split-K"). On the H100, version 7's
 /// 32 tiles (N = 4096, M <= 128) split 4 ways, 64 tiles (N = 8192) 2 ways,
@@ -363,8 +361,8 @@ pub struct Int4LinearBuffers {
 pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, device: &DeviceInfo) -> u32 {
     let (block_n, block_m, step_ns) = match version {
         Int4LinearVersion::V7 { .. } => (v7::BLOCK_N, v7::BLOCK_M, 2000),
-        Int4LinearVersion::V10 { .. } => (v10::BLOCK_N, v10::BLOCK_M, 2800),
-        Int4LinearVersion::V11 { .. } => (v11::BLOCK_N, v11::BLOCK_M, 2000),
+        Int4LinearVersion::V10 { .. } => (v10::BLOCK_N, v10::BLOCK_M, 2400),
+        Int4LinearVersion::V11 { .. } => (v11::BLOCK_N, v11::BLOCK_M, 2450),
         _ => return 1,
     };
     const REDUCE_NS: u128 = 3000;

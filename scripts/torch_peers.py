@@ -19,7 +19,9 @@ What it times:
 - linear: `F.linear(x, W)` without bias through cuBLAS in f16, bf16 and f32
   (TF32 off), and torch's int4 kernel `_weight_int4pack_mm` (tinygemm,
   asymmetric groups of 128, bf16 activations), for (N, K) from Llama layers
-  and M = 1, 16, 128, 1024. The int4 result is checked against a matmul with the
+  and M = 1, 16, 128, 256, 1024, 8192 (torch's int4 kernel and f32 up to
+  M = 1024, where a call already takes milliseconds: past it they would
+  take most of a 10-minute device call). The int4 result is checked against a matmul with the
   dequantized weights, so a wrong packing cannot go unnoticed;
 - copy: a 1 GiB device-to-device `copy_`, the bandwidth ceiling, counting
   bytes read and written.
@@ -67,7 +69,8 @@ SAMPLES = 15  # timed graph replays per figure
 LAUNCHES = 20  # at least this many calls per replay
 ELEMENTS = (100_000, 300_000, 500_000, 1_000_000, 5_000_000, 10_000_000, 20_000_000, 50_000_000)
 LINEAR_SHAPES = ((4096, 4096), (11008, 4096), (4096, 11008), (28672, 8192), (8192, 28672))  # (N, K)
-BATCHES = (1, 16, 128, 1024)  # M (the report's LINEAR_MS)
+BATCHES = (1, 16, 128, 256, 1024, 8192)  # M (the report's LINEAR_MS)
+SLOW_PEERS_MAX_M = 1024  # torch's int4 kernel and f32 F.linear stop here
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 QUICK = {"elements": (1_000_000, 50_000_000), "dtypes": ("f32", "bf16"), "shapes": ((4096, 4096),), "batches": (1, 16)}
 
@@ -390,6 +393,8 @@ def dense_linear_case(report, timer, device, dtype_name, n, k, batches):
     dtype = DTYPES[dtype_name]
     w = torch.randn(n, k, device=device, dtype=dtype)
     for m in batches:
+        if dtype_name == "f32" and m > SLOW_PEERS_MAX_M:
+            continue
         bytes_ = (m * k + n * k + m * n) * dtype.itemsize
         x = torch.randn(m, k, device=device, dtype=dtype)
         cold, hot = timer.cold_and_hot(F.linear, rotation((x, w), timer.cold_sets(bytes_)))
@@ -404,7 +409,7 @@ def int4_linear_case(report, timer, device, n, k, batches):
     packed = pack_int4(codes, device.type)
     del codes
     weight_bytes = n * k // 2 + scales_and_zeros.numel() * scales_and_zeros.itemsize
-    for m in batches:
+    for m in (m for m in batches if m <= SLOW_PEERS_MAX_M):
         bytes_ = weight_bytes + 2 * (m * k + m * n)
         x = torch.randn(m, k, device=device, dtype=torch.bfloat16)
         error = relative_error(int4_mm(x, packed, scales_and_zeros), x.float() @ dequantized.T)

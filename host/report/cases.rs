@@ -27,27 +27,29 @@ pub const QUICK_LINEAR_SHAPES: [(usize, usize); 2] = [(4096, 4096), (11008, 4096
 /// Activation rows: decode (1) and a small batch (the targets of issue 3),
 /// and batches for the tiled GEMM (version 7, issue 4). Past M = 16 the
 /// outputs are checked on a sample of rows (gpu.rs, `checked_rows`).
-pub const LINEAR_MS: [usize; 4] = [1, 16, 128, 1024];
+pub const LINEAR_MS: [usize; 6] = [1, 16, 128, 256, 1024, 8192];
 pub const QUICK_LINEAR_MS: [usize; 3] = [1, 16, 128];
 pub const LINEAR_MODES: [Int4Mode; 2] = [Int4Mode::Symmetric, Int4Mode::Asymmetric];
 pub const QUICK_LINEAR_MODES: [Int4Mode; 1] = [Int4Mode::Symmetric];
 /// Up to this many activation rows the report times every int4 version,
-/// mode and type; past it, only the versions [`Int4LinearVersion::best_for`]
-/// picks there (6, 7, 10 and 11) on symmetric weights, in f16 and bf16. Everything
-/// at every M took longer than a 10-minute device call on the H100.
+/// mode and type; past it, only the GEMMs (6 and 7 up to
+/// [`SLOW_VERSIONS_MAX_M`] rows; 10, and 11 beside it) on symmetric
+/// weights, in f16 and bf16. Everything at every M took longer than a
+/// 10-minute device call on the H100.
 pub const EVERY_LINEAR_VARIANT_UP_TO_M: usize = 16;
+/// Versions 6 and 7 stop here: at M = 8192 a call of theirs takes tens of
+/// milliseconds on the large shapes.
+pub const SLOW_VERSIONS_MAX_M: usize = 1024;
 
 /// Whether the report times `version` at `m` rows of `mode` weights.
 pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion) -> bool {
     m <= EVERY_LINEAR_VARIANT_UP_TO_M
         || (mode == Int4Mode::Symmetric
-            && matches!(
-                version,
-                Int4LinearVersion::V6 { .. }
-                    | Int4LinearVersion::V7 { .. }
-                    | Int4LinearVersion::V10 { .. }
-                    | Int4LinearVersion::V11 { .. }
-            ))
+            && match version {
+                Int4LinearVersion::V6 { .. } | Int4LinearVersion::V7 { .. } => m <= SLOW_VERSIONS_MAX_M,
+                Int4LinearVersion::V10 { .. } | Int4LinearVersion::V11 { .. } => true,
+                _ => false,
+            })
 }
 
 /// Weights per quantization group.
@@ -137,7 +139,7 @@ mod tests {
     #[test]
     fn batches_time_what_the_library_picks() {
         let h100 = quant_kernels::launch::DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
-        for m in [128, 1024] {
+        for m in [128, 256, 1024, 8192] {
             for (n, k) in LINEAR_SHAPES {
                 let chosen = Int4LinearVersion::best_for::<half::f16>(m, n, k, &h100);
                 assert!(linear_variant_timed(m, Int4Mode::Symmetric, chosen), "{chosen:?} at m = {m}, n = {n}");
@@ -145,6 +147,8 @@ mod tests {
         }
         assert!(!linear_variant_timed(128, Int4Mode::Asymmetric, Int4LinearVersion::V7 { split_k: 1 }));
         assert!(!linear_variant_timed(1024, Int4Mode::Symmetric, Int4LinearVersion::V1));
+        assert!(!linear_variant_timed(8192, Int4Mode::Symmetric, Int4LinearVersion::V7 { split_k: 1 }));
+        assert!(linear_variant_timed(8192, Int4Mode::Symmetric, Int4LinearVersion::V11 { split_k: 1 }));
         assert!(linear_variant_timed(16, Int4Mode::Asymmetric, Int4LinearVersion::V1));
     }
 

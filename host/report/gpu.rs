@@ -290,14 +290,19 @@ impl Runner<'_, '_> {
 
 /// The activation rows whose outputs the report checks, for cases of the
 /// given `M`s (each takes the first `M` rows): all of the first 16, then
-/// every 61st (a stride that visits every position in a 128-row tile), and
-/// the last row of each `M`; sorted, without repeats. (The tests check
-/// every row, on smaller shapes.)
+/// every 61st up to row 1024 (a stride that visits every position in a
+/// 128-row tile), every 509th past it (the f64 reference of every 61st row
+/// of M = 8192 would take minutes), and the last row of each `M`; sorted,
+/// without repeats. (The tests check every row, on smaller shapes.)
 fn checked_rows(ms: impl Iterator<Item = usize> + Clone) -> Vec<usize> {
     const ALL_BELOW: usize = 16;
+    const DENSE_BELOW: usize = 1024;
     let max_m = ms.clone().max().unwrap_or(0);
-    let mut rows: Vec<usize> =
-        (0..max_m.min(ALL_BELOW)).chain((ALL_BELOW..max_m).step_by(61)).chain(ms.map(|m| m - 1)).collect();
+    let mut rows: Vec<usize> = (0..max_m.min(ALL_BELOW))
+        .chain((ALL_BELOW..max_m.min(DENSE_BELOW)).step_by(61))
+        .chain((DENSE_BELOW..max_m).step_by(509))
+        .chain(ms.map(|m| m - 1))
+        .collect();
     rows.sort_unstable();
     rows.dedup();
     rows
@@ -318,5 +323,12 @@ mod tests {
         // 61 and 128 are coprime: the rows past 16 fall on distinct places in a tile.
         let places: std::collections::HashSet<_> = rows.iter().filter(|&&r| r >= 16).map(|r| r % 128).collect();
         assert!(places.len() >= 17);
+    }
+
+    #[test]
+    fn checked_rows_thin_out_past_1024() {
+        let rows = checked_rows([1, 16, 128, 256, 1024, 8192].into_iter());
+        assert!(rows.contains(&8191) && rows.contains(&1024) && rows.contains(&255));
+        assert_eq!(rows.iter().filter(|&&r| r >= 1024).count(), 8192_usize.div_ceil(509) - 2 + 1);
     }
 }
