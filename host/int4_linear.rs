@@ -198,10 +198,12 @@ impl Int4LinearVersion {
     /// 2 have none and are returned as they are.
     ///
     /// Versions 3 to 6: the block's warps split `K`, so fewer warps a block
-    /// means more blocks and longer runs of `K` per warp. The H100's sweep
-    /// (docs/PERF.md, all five shapes) was fastest with about 2048 warps in
-    /// the grid: the largest power of two at most `2048 / blocks` (`blocks =
-    /// n / rows_per_block`), from 2 (4 past one MMA tile of activation rows) to 8.
+    /// means more blocks and longer runs of `K` per warp. The H100's sweeps
+    /// (docs/PERF.md, all five shapes) were fastest with about 2048 tiles of
+    /// 16 weight rows in flight: version 5 (one tile a warp) with about
+    /// 2048 warps in the grid (run 5), version 6 (two) with about 1024 (run
+    /// 14). So: the largest power of two at most `2048 / ceil(n / 16)`
+    /// warps, from 2 to 8.
     pub fn tuned(self, m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
         match self {
             Self::V7 { .. } => return Self::V7 { split_k: tiled_split_k(self, m, n, k, device) },
@@ -209,9 +211,8 @@ impl Int4LinearVersion {
             Self::V11 { .. } => return Self::V11 { split_k: tiled_split_k(self, m, n, k, device) },
             _ => {}
         }
-        let fewest = if m <= v3::M_PER_TILE { 2 } else { 4 };
-        let share = (2048 / n.div_ceil(self.rows_per_block()).max(1)).max(1);
-        let warps = (1u32 << share.ilog2()).clamp(fewest, v3::DEFAULT_WARPS);
+        let share = (2048 / n.div_ceil(v3::ROWS_PER_BLOCK).max(1)).max(1);
+        let warps = (1u32 << share.ilog2()).clamp(2, v3::DEFAULT_WARPS);
         self.with_warps(warps)
     }
 
