@@ -26,13 +26,15 @@
 //! pairs), so each lane reads all of its rows' 64 bytes of a step and
 //! dequantizes a quarter of them.
 //!
-//! **Pipeline.** A ring of `STAGES` (4) stages of one step each, filled
-//! by `cp.async`, `STAGES - 2` steps ahead: at step `i` every thread loads
-//! step `i`'s group constants of one weight row (from L1, where a prefetch
+//! **Pipeline.** A ring of `STAGES` (4; 3 in version 11) stages of one
+//! step each, filled by `cp.async`, `STAGES - 2` steps ahead: at step `i`
+//! every thread loads step `i`'s group constants of one weight row (of its
+//! slots of the step, half of them when a block has 128 rows: version 11)
+//! (from L1, where a prefetch
 //! issued during step `i - 1` put them) and stores them converted, waits
 //! for its copies of step `i`, fences them for the MMAs' reads, and the
-//! block meets; then the copies of step `i + 2` go into the stage step `i -
-//! 2` used (whose MMAs are complete: every warpgroup waits for all but its
+//! block meets; then the copies of step `i + STAGES - 2` go into the stage
+//! step `i - 2` used (whose MMAs are complete: every warpgroup waits for all but its
 //! last MMA group at each chunk), and the warps compute. Per 16-column
 //! chunk a warpgroup dequantizes its two A fragments, fences, issues two
 //! MMAs as one group and waits until only that group is pending, so the
@@ -57,7 +59,8 @@
 //! odd) of the group constants: weight row `r`'s for columns `32p .. 32p +
 //! 32` of the step at `2048 p + 8 r`, as `RowParams` (`mma_tile.rs`: packed scale,
 //! packed `-(MAGIC + z)`), so that a lane octet's 8 rows are 64
-//! consecutive bytes; thread `r` converts and stores row `r`'s.
+//! consecutive bytes; thread `r` converts and stores row `r`'s (version
+//! 11: threads `r` and `r + 128` each half of its slots).
 //!
 //! **Error.** Each weight is dequantized into `T` with one rounding, as in
 //! versions 3-7, and the tensor cores sum the products in f32: the bounds
