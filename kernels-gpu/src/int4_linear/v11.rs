@@ -6,11 +6,14 @@
 //! Version 10 dequantizes each weight once per 128 activation rows; here
 //! once per 256, so a step of the same MMA work (64 weight rows x 256
 //! activation rows x 128 columns a warpgroup) needs half the dequantizing
-//! instructions (32 A registers a thread, not 64), which `ncu` found to be
-//! what held version 10 back (its warps' instruction stream, not the tensor
-//! cores). The price: twice the activations a stage (64 KB), so 3 stages
-//! (one step of copies in flight, not two) fit in the 227 KB of shared
-//! memory, and a tile wastes more of itself when `m` is not a multiple of 256.
+//! instructions (32 A registers a thread, not 64), which run 13's `ncu`
+//! named as what held version 10 back. The price: twice the activations a
+//! stage (64 KB), so 3 stages (one step of copies in flight, not two) fit
+//! in the 227 KB of shared memory, and a tile wastes more of itself when
+//! `m` is not a multiple of 256. Measured (run 14, docs/PERF.md): within 4%
+//! of version 10 either way from M = 256 to 8192; both now wait on the
+//! per-step block barrier and the copies behind it, version 11 three times
+//! as long, and read more activations from L2 for the same MMAs.
 //!
 //! Shared memory, per stage: codes `0 .. 8192` (row `r` of 128 at `64 r`),
 //! then the activations' two halves of 64 columns at `8192 + 32768 h`, as in
