@@ -28,10 +28,10 @@
 //!
 //! **Pipeline.** A ring of `STAGES` (4; 3 in version 11) stages of one
 //! step each, filled by `cp.async`, `STAGES - 2` steps ahead: at step `i`
-//! every thread loads step `i`'s group constants of one weight row (of its
-//! slots of the step, half of them when a block has 128 rows: version 11)
-//! (from L1, where a prefetch
-//! issued during step `i - 1` put them) and stores them converted, waits
+//! every thread loads step `i`'s group constants of one weight row (all
+//! of the step's slots, or half when a block has 128 rows: version 11),
+//! from L1, where a prefetch issued during step `i - 1` put them, and
+//! stores them converted, waits
 //! for its copies of step `i`, fences them for the MMAs' reads, and the
 //! block meets; then the copies of step `i + STAGES - 2` go into the stage
 //! step `i - 2` used (whose MMAs are complete: every warpgroup waits for all but its
