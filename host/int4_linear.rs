@@ -194,8 +194,8 @@ impl Int4LinearVersion {
 
     /// This version with the launch choice that suits `m` activation rows
     /// and `n x k` weights on `device`: the warps per block of versions 3
-    /// to 6, the split of `K` of versions 7 and 10 ([`tiled_split_k`]); versions 1 and
-    /// 2 have none and are returned as they are.
+    /// to 6, the split of `K` of versions 7, 10 and 11 ([`tiled_split_k`]);
+    /// versions 1 and 2 have none and are returned as they are.
     ///
     /// Versions 3 to 6: the block's warps split `K`, so fewer warps a block
     /// means more blocks and longer runs of `K` per warp. The H100's sweeps
@@ -205,11 +205,8 @@ impl Int4LinearVersion {
     /// 14). So: the largest power of two at most `2048 / ceil(n / 16)`
     /// warps, from 2 to 8.
     pub fn tuned(self, m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
-        match self {
-            Self::V7 { .. } => return Self::V7 { split_k: tiled_split_k(self, m, n, k, device) },
-            Self::V10 { .. } => return Self::V10 { split_k: tiled_split_k(self, m, n, k, device) },
-            Self::V11 { .. } => return Self::V11 { split_k: tiled_split_k(self, m, n, k, device) },
-            _ => {}
+        if self.split_k().is_some() {
+            return self.with_split_k(tiled_split_k(self, m, n, k, device));
         }
         let share = (2048 / n.div_ceil(v3::ROWS_PER_BLOCK).max(1)).max(1);
         let warps = (1u32 << share.ilog2()).clamp(2, v3::DEFAULT_WARPS);
@@ -255,6 +252,17 @@ impl Int4LinearVersion {
             Self::V5 { .. } => Self::V5 { warps },
             Self::V6 { .. } => Self::V6 { warps },
             fixed => fixed,
+        }
+    }
+
+    /// This version with `K` split into `split_k` slices (versions 7, 10
+    /// and 11; the others have no split and are returned as they are).
+    pub fn with_split_k(self, split_k: u32) -> Self {
+        match self {
+            Self::V7 { .. } => Self::V7 { split_k },
+            Self::V10 { .. } => Self::V10 { split_k },
+            Self::V11 { .. } => Self::V11 { split_k },
+            unsplit => unsplit,
         }
     }
 
@@ -360,12 +368,13 @@ pub struct Int4LinearBuffers {
 /// 32 tiles (N = 4096, M <= 128) split 4 ways, 64 tiles (N = 8192) 2 ways,
 /// and grids of a wave or more rarely split.
 pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, device: &DeviceInfo) -> u32 {
-    let (block_n, block_m, step_ns) = match version {
-        Int4LinearVersion::V7 { .. } => (v7::BLOCK_N, v7::BLOCK_M, 2000),
-        Int4LinearVersion::V10 { .. } => (v10::BLOCK_N, v10::BLOCK_M, 2400),
-        Int4LinearVersion::V11 { .. } => (v11::BLOCK_N, v11::BLOCK_M, 2450),
+    let (block_m, step_ns) = match version {
+        Int4LinearVersion::V7 { .. } => (v7::BLOCK_M, 2000),
+        Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, 2400),
+        Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, 2450),
         _ => return 1,
     };
+    let block_n = version.rows_per_block();
     const REDUCE_NS: u128 = 3000;
     let slice_ns = (block_n * block_m) as u128 * 4 * 2 / 3000; // bytes at 3 bytes/ns
     let tiles = (n.div_ceil(block_n) * m.div_ceil(block_m)) as u128;
@@ -393,11 +402,11 @@ pub struct Int4LinearPlan {
     /// The layer's kernel. Without a split of `K` it writes `y`, and its
     /// arguments are those [`plan`] lists; with one, see [`SplitK`].
     pub launch: Launch,
-    /// The split of `K` into more than one slice (versions 7 and 10), if any.
+    /// The split of `K` into more than one slice (versions 7, 10 and 11), if any.
     pub split_k: Option<SplitK>,
 }
 
-/// A call of version 7 or 10 with `K` split into `splits > 1` slices: `launch`
+/// A call of version 7, 10 or 11 with `K` split into `splits > 1` slices: `launch`
 /// (of the [`Int4LinearPlan`]) sums each slice of `K` into an f32
 /// workspace `partials[splits][m][n]`, and `reduce` adds the slices and the
 /// bias into `y`.

@@ -281,6 +281,8 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
             && split.split_k() == Some(4)
             && split.warps().is_none()
             && split.with_warps(2) == split
+            && split.with_split_k(2) == V7 { split_k: 2 }
+            && Int4LinearVersion::V6 { warps: 4 }.with_split_k(2) == Int4LinearVersion::V6 { warps: 4 }
             && split.kernel::<f16>(128, 64) == Some("int4_linear_v7_split_k_f16")
             && Int4LinearVersion::V6 { warps: 4 }.split_k().is_none(),
         || "version 7's accessors".into(),
