@@ -4,7 +4,13 @@
 fn main() {
     let out_dir = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let kernels = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels-gpu");
-    let build = ptx_builder::PtxBuilder::new(kernels).target("sm_80").target("sm_90a").build(&out_dir);
+    let build = ptx_builder::PtxBuilder::new(kernels)
+        .target("sm_80")
+        .target("sm_90a")
+        // Version 12 splits its registers between warpgroups (setmaxnreg),
+        // from the count ptxas gives a block of exactly this size.
+        .max_threads("int4_linear_v12_", quant_kernels_abi::int4_linear::v12::BLOCK_THREADS)
+        .build(&out_dir);
     if let Err(error) = build {
         eprintln!("error: {error}");
         std::process::exit(1);

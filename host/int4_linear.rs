@@ -27,7 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -94,6 +94,14 @@ pub const V11_KERNELS: PerFloat<Option<&str>> =
 pub const V11_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v11_split_k_f16"), bf16: Some("int4_linear_v11_split_k_bf16") };
 
+/// Version 12's entry points (version 10 with a producer warpgroup; sm_90a only).
+pub const V12_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v12_f16"), bf16: Some("int4_linear_v12_bf16") };
+
+/// Version 12's split-K entry points (see [`SplitK`]).
+pub const V12_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v12_split_k_f16"), bf16: Some("int4_linear_v12_split_k_bf16") };
+
 /// Version 7's entry points (a tiled GEMM for large `m`).
 pub const V7_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v7_f16"), bf16: Some("int4_linear_v7_bf16") };
@@ -147,11 +155,16 @@ pub enum Int4LinearVersion {
     /// activation rows; a 3-stage ring. Compute capability 9.0 only; split
     /// as version 7.
     V11 { split_k: u32 },
+    /// Version 10's tile and MMAs with a third warpgroup that does every
+    /// copy, meeting the MMA warpgroups through an mbarrier pair a stage
+    /// instead of a block barrier each step. Compute capability 9.0 only;
+    /// split as version 7.
+    V12 { split_k: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -161,6 +174,7 @@ impl Int4LinearVersion {
         Self::V7 { split_k: 1 },
         Self::V10 { split_k: 1 },
         Self::V11 { split_k: 1 },
+        Self::V12 { split_k: 1 },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -194,7 +208,7 @@ impl Int4LinearVersion {
 
     /// This version with the launch choice that suits `m` activation rows
     /// and `n x k` weights on `device`: the warps per block of versions 3
-    /// to 6, the split of `K` of versions 7, 10 and 11 ([`tiled_split_k`]);
+    /// to 6, the split of `K` of versions 7, 10, 11 and 12 ([`tiled_split_k`]);
     /// versions 1 and 2 have none and are returned as they are.
     ///
     /// Versions 3 to 6: the block's warps split `K`, so fewer warps a block
@@ -223,6 +237,7 @@ impl Int4LinearVersion {
             Self::V7 { .. } => v7::BLOCK_N,
             Self::V10 { .. } => v10::BLOCK_N,
             Self::V11 { .. } => v11::BLOCK_N,
+            Self::V12 { .. } => v12::BLOCK_N,
         }
     }
 
@@ -230,15 +245,17 @@ impl Int4LinearVersion {
     /// (3 to 6).
     pub fn warps(self) -> Option<u32> {
         match self {
-            Self::V1 | Self::V2 | Self::V7 { .. } | Self::V10 { .. } | Self::V11 { .. } => None,
+            Self::V1 | Self::V2 | Self::V7 { .. } | Self::V10 { .. } | Self::V11 { .. } | Self::V12 { .. } => None,
             Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } => Some(warps),
         }
     }
 
-    /// The slices `K` is split into, for versions 7, 10 and 11 (the others have no split).
+    /// The slices `K` is split into, for versions 7, 10, 11 and 12 (the others have no split).
     pub fn split_k(self) -> Option<u32> {
         match self {
-            Self::V7 { split_k } | Self::V10 { split_k } | Self::V11 { split_k } => Some(split_k),
+            Self::V7 { split_k } | Self::V10 { split_k } | Self::V11 { split_k } | Self::V12 { split_k } => {
+                Some(split_k)
+            }
             _ => None,
         }
     }
@@ -255,18 +272,19 @@ impl Int4LinearVersion {
         }
     }
 
-    /// This version with `K` split into `split_k` slices (versions 7, 10
-    /// and 11; the others have no split and are returned as they are).
+    /// This version with `K` split into `split_k` slices (versions 7, 10,
+    /// 11 and 12; the others have no split and are returned as they are).
     pub fn with_split_k(self, split_k: u32) -> Self {
         match self {
             Self::V7 { .. } => Self::V7 { split_k },
             Self::V10 { .. } => Self::V10 { split_k },
             Self::V11 { .. } => Self::V11 { split_k },
+            Self::V12 { .. } => Self::V12 { split_k },
             unsplit => unsplit,
         }
     }
 
-    /// 1 to 7, 10 and 11.
+    /// 1 to 7, 10, 11 and 12.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -278,16 +296,18 @@ impl Int4LinearVersion {
             Self::V7 { .. } => 7,
             Self::V10 { .. } => 10,
             Self::V11 { .. } => 11,
+            Self::V12 { .. } => 12,
         }
     }
 
     /// Whether this version runs on a device of `compute_capability`:
-    /// versions 10 and 11 are only in the `sm_90a` PTX, which only compute
+    /// versions 10 to 12 are only in the `sm_90a` PTX, which only compute
     /// capability 9.0 runs (elsewhere their entry points trap).
     pub fn runs_on(self, compute_capability: (u32, u32)) -> bool {
         match self {
             Self::V10 { .. } => compute_capability == v10::COMPUTE_CAPABILITY,
             Self::V11 { .. } => compute_capability == v11::COMPUTE_CAPABILITY,
+            Self::V12 { .. } => compute_capability == v12::COMPUTE_CAPABILITY,
             _ => true,
         }
     }
@@ -319,6 +339,8 @@ impl Int4LinearVersion {
             Self::V10 { .. } => V10_KERNELS,
             Self::V11 { split_k } if split_k > 1 => V11_SPLIT_K_KERNELS,
             Self::V11 { .. } => V11_KERNELS,
+            Self::V12 { split_k } if split_k > 1 => V12_SPLIT_K_KERNELS,
+            Self::V12 { .. } => V12_KERNELS,
         };
         names.get::<T>()
     }
@@ -343,7 +365,7 @@ pub struct Int4LinearBuffers {
     pub y_len: usize,
 }
 
-/// The split of `K` that a tiled GEMM (version 7, 10 or 11; 1 for the others)
+/// The split of `K` that a tiled GEMM (version 7, 10, 11 or 12; 1 for the others)
 /// is predicted fastest with for `m` activation rows and `n x k` weights on
 /// `device`, 1 for none.
 ///
@@ -372,6 +394,7 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
         Int4LinearVersion::V7 { .. } => (v7::BLOCK_M, 2000),
         Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, 2400),
         Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, 2450),
+        Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, 2400),
         _ => return 1,
     };
     let block_n = version.rows_per_block();
@@ -402,11 +425,11 @@ pub struct Int4LinearPlan {
     /// The layer's kernel. Without a split of `K` it writes `y`, and its
     /// arguments are those [`plan`] lists; with one, see [`SplitK`].
     pub launch: Launch,
-    /// The split of `K` into more than one slice (versions 7, 10 and 11), if any.
+    /// The split of `K` into more than one slice (versions 7, 10, 11 and 12), if any.
     pub split_k: Option<SplitK>,
 }
 
-/// A call of version 7, 10 or 11 with `K` split into `splits > 1` slices: `launch`
+/// A call of version 7, 10, 11 or 12 with `K` split into `splits > 1` slices: `launch`
 /// (of the [`Int4LinearPlan`]) sums each slice of `K` into an f32
 /// workspace `partials[splits][m][n]`, and `reduce` adds the slices and the
 /// bias into `y`.
@@ -492,7 +515,10 @@ pub fn plan_version<T: Float>(
         Int4LinearVersion::V1 if m == 1 => (v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1)),
         Int4LinearVersion::V1 => (v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE)),
         Int4LinearVersion::V2 => (1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
-        Int4LinearVersion::V7 { split_k } | Int4LinearVersion::V10 { split_k } | Int4LinearVersion::V11 { split_k } => {
+        Int4LinearVersion::V7 { split_k }
+        | Int4LinearVersion::V10 { split_k }
+        | Int4LinearVersion::V11 { split_k }
+        | Int4LinearVersion::V12 { split_k } => {
             // The slices are gridDim.z.
             if !(1..=MAX_GRID_Z).contains(&split_k) {
                 return Err(Error::InvalidSplitK { split_k, max: MAX_GRID_Z });
@@ -500,6 +526,7 @@ pub fn plan_version<T: Float>(
             match version {
                 Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, v10::BLOCK_THREADS, v10::SHARED_BYTES),
                 Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, v11::BLOCK_THREADS, v11::SHARED_BYTES),
+                Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, v12::BLOCK_THREADS, v12::SHARED_BYTES),
                 _ => (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES),
             }
         }

@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -184,7 +184,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// never with an empty or too short slice, and planned as two launches and
 /// a workspace.
 fn plans_split_k(rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V7, V10, V11};
+    use Int4LinearVersion::{V7, V10, V11, V12};
     // The predicted best splits (docs/PERF.md, "v7 split-K" and run 13):
     // version 10 on the H100, version 7 on a device of as many
     // multiprocessors that has no sm_90a (its tiles are half as tall).
@@ -220,7 +220,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         let (m, n, k) = (1 + rng.below(2000), 1 + rng.below(30_000), 32 * rng.below(1200));
         let multiprocessors = 1 + rng.below(200) as u32;
         let device = DeviceInfo { compute_capability: (9, 0), multiprocessors };
-        let version = [V7 { split_k: 1 }, V10 { split_k: 1 }, V11 { split_k: 1 }][rng.below(3)];
+        let version = [V7 { split_k: 1 }, V10 { split_k: 1 }, V11 { split_k: 1 }, V12 { split_k: 1 }][rng.below(4)];
         let splits = int4_linear::tiled_split_k(version, m, n, k, &device) as usize;
         let steps = k.div_ceil(v7::STEP_K);
         let slice = v7::slice_steps(steps, splits);
@@ -289,18 +289,19 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     )
 }
 
-/// Versions 10 and 11: their own tiles, block and shared memory, both
+/// Versions 10 to 12: their own tiles, block and shared memory, both
 /// entry points each, and only on compute capability 9.0 (their PTX is sm_90a).
-fn plans_versions_10_and_11(_: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V10, V11};
+fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
+    use Int4LinearVersion::{V10, V11, V12};
     let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
-    for (version, split, tiles, shared_mem_bytes) in [
-        (V10 { split_k: 1 }, V10 { split_k: 2 }, [3, 3], v10::SHARED_BYTES),
-        (V11 { split_k: 1 }, V11 { split_k: 2 }, [5, 2], v11::SHARED_BYTES),
+    for (version, split, tiles, threads, shared_mem_bytes) in [
+        (V10 { split_k: 1 }, V10 { split_k: 2 }, [3, 3], 256, v10::SHARED_BYTES),
+        (V11 { split_k: 1 }, V11 { split_k: 2 }, [5, 2], 256, v11::SHARED_BYTES),
+        (V12 { split_k: 1 }, V12 { split_k: 2 }, [3, 3], 384, v12::SHARED_BYTES),
     ] {
         let number = version.number();
         let whole = only_launch(int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version))?;
-        let expected = LaunchConfig { grid: [tiles[0], tiles[1], 1], block: [256, 1, 1], shared_mem_bytes };
+        let expected = LaunchConfig { grid: [tiles[0], tiles[1], 1], block: [threads, 1, 1], shared_mem_bytes };
         ensure(whole.kernel == format!("int4_linear_v{number}_f16") && whole.config == expected, || {
             format!("{whole:?}")
         })?;
@@ -318,7 +319,7 @@ fn plans_versions_10_and_11(_: &mut Rng) -> TestResult {
         )?;
         let runs = [(8, 0), (8, 9), (9, 0), (10, 0), (12, 0)].map(|cc| version.runs_on(cc));
         ensure(runs == [false, false, true, false, false], || format!("v{number} runs_on: {runs:?}"))?;
-        // Within the H100's 227 KB a block (v10 209 KB, v11 225 KB).
+        // Within the H100's 227 KB a block (v10 209 KB, v11 225 KB, v12 226 KB).
         ensure(shared_mem_bytes <= 227 * 1024, || format!("v{number}: {shared_mem_bytes} bytes of shared memory"))?;
     }
     ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() >= 10 || v.runs_on((8, 0))), || "runs_on".into())
@@ -329,13 +330,14 @@ fn tensor_core_versions(warps: u32) -> impl Iterator<Item = Int4LinearVersion> {
     Int4LinearVersion::ALL.into_iter().filter(|v| v.warps().is_some()).map(move |v| v.with_warps(warps))
 }
 
-/// Every version with its default launch, and versions 7, 10 and 11 split
+/// Every version with its default launch, and versions 7, 10, 11 and 12 split
 /// [`SPLIT`] ways.
 fn versions_under_test() -> Vec<Int4LinearVersion> {
     let split = [
         Int4LinearVersion::V7 { split_k: SPLIT },
         Int4LinearVersion::V10 { split_k: SPLIT },
         Int4LinearVersion::V11 { split_k: SPLIT },
+        Int4LinearVersion::V12 { split_k: SPLIT },
     ];
     Int4LinearVersion::ALL.into_iter().chain(split).collect()
 }
@@ -537,7 +539,7 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Versions 7, 10 and 11 split along `K` on ragged shapes: `M` inside and
+/// Versions 7, 10, 11 and 12 split along `K` on ragged shapes: `M` inside and
 /// past their 128-row tiles (and inside and past version 11's 256), `N` not a multiple of 128, `K` of 6 steps (the last
 /// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
 /// an empty slice) and 9 ways (more slices than steps); every group size
@@ -548,7 +550,12 @@ fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     let splits: Vec<_> = [1, 2, 4, 9]
         .into_iter()
         .flat_map(|split_k| {
-            [Int4LinearVersion::V7 { split_k }, Int4LinearVersion::V10 { split_k }, Int4LinearVersion::V11 { split_k }]
+            [
+                Int4LinearVersion::V7 { split_k },
+                Int4LinearVersion::V10 { split_k },
+                Int4LinearVersion::V11 { split_k },
+                Int4LinearVersion::V12 { split_k },
+            ]
         })
         .collect();
     for (i, m) in [17, 130, 257].into_iter().enumerate() {
@@ -716,6 +723,42 @@ fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
+/// The tiled GEMMs of 128-row tiles (versions 7, 10 and 12, bf16) with more
+/// tiles than `gridDim.y` holds, so that blocks take a second tile: `K` of
+/// 3 steps, so that version 12's ring (4 stages, counted across a block's
+/// tiles) wraps inside the second tile. Activation rows repeat a pattern of
+/// prime length, as in [`huge_past_2_31_activations`]; 6.4 GB of activations.
+fn tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    const PATTERN_ROWS: usize = 97;
+    let (m, n, k) = (MAX_GRID_Y as usize * v7::BLOCK_M + 130, 5, 3 * v7::STEP_K);
+    let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 64, Int4Mode::Asymmetric)?;
+    let pattern = bf16::from_f32_slice(&rng.normals(PATTERN_ROWS * k, 1.0));
+    let bias = rng.normals(n, 0.5);
+    let pattern_y = reference::int4_linear(&bf16::to_f32_vec(&pattern), PATTERN_ROWS, &weights, Some(&bias))?;
+    let expected: Vec<f64> = (0..m * n).map(|i| pattern_y[(i / n) % PATTERN_ROWS * n + i % n]).collect();
+    let x = repeated(kernels, &pattern, m * k);
+    let layer = kernels.upload_int4_linear(&weights, Some(&bias))?;
+    let compute_capability = kernels.device().compute_capability;
+    let versions = [
+        Int4LinearVersion::V7 { split_k: 1 },
+        Int4LinearVersion::V10 { split_k: 1 },
+        Int4LinearVersion::V12 { split_k: 1 },
+    ];
+    for version in versions {
+        if !version.runs_on(compute_capability) {
+            continue;
+        }
+        let tiles = m.div_ceil(v7::BLOCK_M);
+        let mut y = poisoned::<bf16>(kernels, m * n);
+        kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
+        let got = bf16::to_f32_vec(&download(kernels, &y));
+        ensure(got.iter().all(|v| !v.is_nan()), || format!("{version:?}: outputs left unwritten ({tiles} tiles)"))?;
+        let error = relative_l2_error(&got, &expected);
+        ensure(error <= BOUNDS.bf16, || format!("{version:?} {tiles} tiles: relative error {error:e}"))?;
+    }
+    Ok(())
+}
+
 /// The kernels' bit-trick unpacking against plain shifts and masks, on
 /// every nibble value in every position and every zero point.
 fn device_unpacking_is_exact(rng: &mut Rng) -> TestResult {
@@ -739,7 +782,7 @@ fn main() {
     run(vec![
         cpu_test("cpu::plans_check_shapes", plans_check_shapes),
         cpu_test("cpu::plans_split_k", plans_split_k),
-        cpu_test("cpu::plans_versions_10_and_11", plans_versions_10_and_11),
+        cpu_test("cpu::plans_wgmma_versions", plans_wgmma_versions),
         cpu_test("cpu::device_unpacking_is_exact", device_unpacking_is_exact),
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),
@@ -750,5 +793,6 @@ fn main() {
         gpu_test("gpu::empty_k_gives_bias", empty_k_gives_bias),
         gpu_test("gpu::rejects_bad_input_without_writing", rejects_bad_input_without_writing),
         gpu_test("gpu::huge_past_2_31_activations", huge_past_2_31_activations),
+        gpu_test("gpu::tiled_gemms_past_grid_y", tiled_gemms_past_grid_y),
     ]);
 }

@@ -7,7 +7,6 @@
 use crate::cases::LINEAR_VERSIONS;
 use crate::model::{Case, Dtype, LinearShape, Op, Size};
 use quant_kernels::abi::int4_linear::v3::MAX_WARPS;
-use quant_kernels::abi::int4_linear::{v7, v10, v11};
 use quant_kernels::cust::memory::{DeviceCopy, DeviceSlice};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{self, DeviceInt4Linear, Int4LinearBuffers, Int4LinearVersion};
@@ -98,15 +97,14 @@ pub fn elementwise_case(op: Op, elements: usize, variant: Variant<u32>, device: 
     Ok(case(op, launch, format!("v{}", variant.version), variant.dtype, Size::Elements(elements)))
 }
 
-/// Whether a sweep's block size applies to the variant's version (3 to 6,
-/// up to their largest block; versions 7, 10 and 11 at their fixed block,
-/// so that a sweep runs them once).
+/// Whether a sweep's block size applies to the variant's version: versions
+/// 3 to 6 up to their largest block; the tiled GEMMs (7, 10, 11 and 12),
+/// whose block is fixed, once, in the sweep's pass of 256 threads (their
+/// launch keeps their own block: 384 threads for version 12).
 pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
     match (variant.version, variant.block) {
         (_, None) => true,
-        (Int4LinearVersion::V7 { .. }, Some(threads)) => threads == v7::BLOCK_THREADS,
-        (Int4LinearVersion::V10 { .. }, Some(threads)) => threads == v10::BLOCK_THREADS,
-        (Int4LinearVersion::V11 { .. }, Some(threads)) => threads == v11::BLOCK_THREADS,
+        (version, Some(threads)) if version.split_k().is_some() => threads == 256,
         (version, Some(threads)) => version.warps().is_some() && threads <= 32 * MAX_WARPS,
     }
 }
@@ -114,7 +112,7 @@ pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
 /// The int4 versions that take activations of `dtype` and run on `device`,
 /// each with the library's launch choice for the shape there
 /// (`Int4LinearVersion::tuned`: warps, split of `K`); where that splits `K`
-/// (versions 7, 10 and 11), the version unsplit too, to compare.
+/// (versions 7, 10, 11 and 12), the version unsplit too, to compare.
 pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) -> Vec<Int4LinearVersion> {
     let supported = |version: &Int4LinearVersion| match dtype {
         Dtype::F32 => version.supports::<f32>(),
@@ -165,6 +163,7 @@ pub fn version_name(version: Int4LinearVersion) -> String {
 mod tests {
     use super::*;
     use quant_kernels::Int4Mode;
+    use quant_kernels::abi::int4_linear::{v7, v12};
 
     const H100: DeviceInfo = DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
 
@@ -179,15 +178,20 @@ mod tests {
     }
 
     #[test]
-    fn sweeps_run_v7_once_at_its_block() {
+    fn sweeps_run_tiled_gemms_once_at_their_block() {
         use crate::cases::Selection;
         let sweep = Selection { quick: false, sweep: true };
-        let mut variants = sweep.variants(Op::Linear, &[Int4LinearVersion::V7 { split_k: 1 }], Dtype::Bf16);
-        variants.retain(linear_block_applies);
-        assert_eq!(variants.len(), 1);
         let shape = LinearShape { m: 1024, n: 4096, k: 4096, group: 128, mode: Int4Mode::Symmetric };
-        let case = linear_case(shape, variants[0]).unwrap();
-        assert_eq!((case.kernel, case.block), ("int4_linear_v7_bf16", Some(256)));
+        for (version, kernel, block) in [
+            (Int4LinearVersion::V7 { split_k: 1 }, "int4_linear_v7_bf16", v7::BLOCK_THREADS),
+            (Int4LinearVersion::V12 { split_k: 1 }, "int4_linear_v12_bf16", v12::BLOCK_THREADS),
+        ] {
+            let mut variants = sweep.variants(Op::Linear, &[version], Dtype::Bf16);
+            variants.retain(linear_block_applies);
+            assert_eq!(variants.len(), 1);
+            let case = linear_case(shape, variants[0]).unwrap();
+            assert_eq!((case.kernel, case.block), (kernel, Some(block)));
+        }
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion
         || (mode == Int4Mode::Symmetric
             && match version {
                 Int4LinearVersion::V6 { .. } | Int4LinearVersion::V7 { .. } => m <= SLOW_VERSIONS_MAX_M,
-                Int4LinearVersion::V10 { .. } | Int4LinearVersion::V11 { .. } => true,
+                Int4LinearVersion::V10 { .. } | Int4LinearVersion::V11 { .. } | Int4LinearVersion::V12 { .. } => true,
                 _ => false,
             })
 }
@@ -65,7 +65,7 @@ pub const ELEMENTWISE_VERSIONS: [u32; 3] = [1, 2, 3];
 pub const LINEAR_VERSIONS: &[Int4LinearVersion] = &Int4LinearVersion::ALL;
 
 /// Threads per block that `--sweep` tries (int4 versions 3 to 6 stop at 512;
-/// versions 7, 10 and 11 run at their one block, 256).
+/// versions 7, 10, 11 and 12 run once, at their own block).
 pub const SWEEP_BLOCKS: [u32; 5] = [64, 128, 256, 512, 1024];
 /// The ops whose launch takes a block size, which `--sweep` sweeps (for
 /// int4, versions 3 to 6; the others keep their block).

@@ -341,4 +341,36 @@ pub mod int4_linear {
     pub mod v11 {
         wgmma_tile!(64, 256, 3);
     }
+
+    /// Version 12, `int4_linear_v12_*` and `int4_linear_v12_split_k_*`
+    /// (sm_90a only): version 10's tile and MMAs, with a third warpgroup
+    /// that does every copy (the producer) and mbarriers a stage in place of
+    /// the block barrier each step. Every constant not defined here is
+    /// version 10's; 225 KB of shared memory.
+    pub mod v12 {
+        pub use super::v10::{
+            ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, BLOCK_M, BLOCK_N, CODE_BYTES_PER_STAGE,
+            COMPUTE_CAPABILITY, GROUPS_PER_STEP, PARAM_BYTES, RING_ALIGN, STAGE_BYTES, STAGES, STEP_K, WARPGROUP_N,
+            WARPGROUPS,
+        };
+        /// Threads of the MMA warpgroups (the consumers), which own the tile's rows as in version 10.
+        pub const CONSUMER_THREADS: usize = WARPGROUPS * 128;
+        /// Threads of the producer warpgroup, which copies every stage.
+        pub const PRODUCER_THREADS: usize = 128;
+        /// Threads per block (fixed): the consumers, then the producer.
+        pub const BLOCK_THREADS: u32 = (CONSUMER_THREADS + PRODUCER_THREADS) as u32;
+        /// Registers a producer thread keeps (`setmaxnreg.dec`).
+        pub const PRODUCER_REGISTERS: u32 = 88;
+        /// Registers a consumer thread takes (`setmaxnreg.inc`): what the
+        /// producer gives back from the 168 a thread a block of 384 starts with.
+        pub const CONSUMER_REGISTERS: u32 = 208;
+        /// Dynamic shared memory per block: the ring (each stage followed by
+        /// its step's group constants), two mbarriers a stage, and room to
+        /// align the ring.
+        pub const SHARED_BYTES: u32 = (STAGES * (STAGE_BYTES + PARAM_BYTES) + 16 * STAGES + RING_ALIGN) as u32;
+        const _: () = assert!(
+            PRODUCER_THREADS as u32 * PRODUCER_REGISTERS + CONSUMER_THREADS as u32 * CONSUMER_REGISTERS
+                <= BLOCK_THREADS * (65536 / BLOCK_THREADS / 8 * 8)
+        );
+    }
 }

@@ -51,6 +51,7 @@ pub mod async_copy;
 pub mod device;
 pub mod float;
 pub mod math;
+pub mod mbarrier;
 pub mod mma;
 pub mod wgmma;
 

@@ -91,28 +91,29 @@ macro_rules! accumulators_128 {
 
 /// A 16-bit type the warpgroup MMAs multiply (f16 or bf16).
 pub trait WgmmaHalf: MmaHalf {
-    /// Issues `acc += A * B` (`m64n128k16`, f32 accumulation): `a` the
-    /// warp's A fragment, `b` a descriptor of B (16 x 128, K-major).
-    /// Asynchronous: see the module documentation.
+    /// Issues `acc += A * B` (`m64n128k16`, f32 accumulation), or `acc =
+    /// A * B` when `accumulate` is false: `a` the warp's A fragment, `b` a
+    /// descriptor of B (16 x 128, K-major). Asynchronous: see the module
+    /// documentation.
     ///
     /// # Safety
     /// The whole warpgroup executes it together, with the same descriptor,
     /// after a [`fence`] that follows its writes of `a` and `acc`; B's
     /// bytes are in shared memory and stay unwritten until a [`wait`]
     /// covers this MMA.
-    unsafe fn mma_m64n128k16(acc: &mut [f32; 64], a: [u32; 4], b: u64);
+    unsafe fn mma_m64n128k16(acc: &mut [f32; 64], a: [u32; 4], b: u64, accumulate: bool);
 
     /// As [`mma_m64n128k16`](Self::mma_m64n128k16), with a B of 16 x 256.
     ///
     /// # Safety
     /// As for [`mma_m64n128k16`](Self::mma_m64n128k16).
-    unsafe fn mma_m64n256k16(acc: &mut [f32; 128], a: [u32; 4], b: u64);
+    unsafe fn mma_m64n256k16(acc: &mut [f32; 128], a: [u32; 4], b: u64, accumulate: bool);
 }
 
-/// The body of `mma_m64n{128,256}k16`: scale-d = 1 (accumulate), A and B
-/// unnegated, B not transposed.
+/// The body of `mma_m64n{128,256}k16`: scale-d = `$accumulate` (0: the
+/// accumulators' inputs are ignored), A and B unnegated, B not transposed.
 macro_rules! mma_asm {
-    ($indices:tt, $acc:ident, $shape:literal, $ptx:literal, $a:ident, $b:ident) => {
+    ($indices:tt, $acc:ident, $shape:literal, $ptx:literal, $a:ident, $b:ident, $accumulate:ident) => {
         asm_with_accumulators!(
             $indices,
             $acc,
@@ -127,7 +128,7 @@ macro_rules! mma_asm {
             ],
             ["}}, {{{a0}, {a1}, {a2}, {a3}}}, {b}, accumulate, 1, 1, 0; }}"],
             a0 = in(reg32) $a[0], a1 = in(reg32) $a[1], a2 = in(reg32) $a[2], a3 = in(reg32) $a[3],
-            b = in(reg64) $b, one = in(reg32) 1u32,
+            b = in(reg64) $b, one = in(reg32) $accumulate as u32,
         )
     };
 }
@@ -136,15 +137,15 @@ macro_rules! wgmma_half {
     ($type:ty, $ptx:literal) => {
         impl WgmmaHalf for $type {
             #[inline(always)]
-            unsafe fn mma_m64n128k16(acc: &mut [f32; 64], a: [u32; 4], b: u64) {
+            unsafe fn mma_m64n128k16(acc: &mut [f32; 64], a: [u32; 4], b: u64, accumulate: bool) {
                 // SAFETY: the caller guarantees the warpgroup-wide conditions.
-                unsafe { accumulators_64!(mma_asm!(acc, "m64n128k16", $ptx, a, b)) }
+                unsafe { accumulators_64!(mma_asm!(acc, "m64n128k16", $ptx, a, b, accumulate)) }
             }
 
             #[inline(always)]
-            unsafe fn mma_m64n256k16(acc: &mut [f32; 128], a: [u32; 4], b: u64) {
+            unsafe fn mma_m64n256k16(acc: &mut [f32; 128], a: [u32; 4], b: u64, accumulate: bool) {
                 // SAFETY: the caller guarantees the warpgroup-wide conditions.
-                unsafe { accumulators_128!(mma_asm!(acc, "m64n256k16", $ptx, a, b)) }
+                unsafe { accumulators_128!(mma_asm!(acc, "m64n256k16", $ptx, a, b, accumulate)) }
             }
         }
     };
@@ -185,18 +186,26 @@ pub fn wait<const PENDING: u32>() {
     unsafe { asm!("wgmma.wait_group.sync.aligned {n};", n = const PENDING) };
 }
 
-/// `acc += A * B` by `m64n128k16` (`ACC` = 64 accumulators) or
-/// `m64n256k16` (`ACC` = 128): the MMA whose accumulators `acc` holds.
+/// `acc += A * B` (or `acc = A * B` when `accumulate` is false) by
+/// `m64n128k16` (`ACC` = 64 accumulators) or `m64n256k16` (`ACC` = 128):
+/// the MMA whose accumulators `acc` holds. Starting a sum with `accumulate`
+/// false, rather than zeroing the registers, keeps ptxas from serializing
+/// the MMAs: it does so (warning C7515) where other instructions write
+/// accumulators inside a loop that has MMAs in flight.
 ///
 /// # Safety
 /// As for [`WgmmaHalf::mma_m64n128k16`].
 #[inline(always)]
-pub unsafe fn mma<T: WgmmaHalf, const ACC: usize>(acc: &mut [f32; ACC], a: [u32; 4], b: u64) {
+pub unsafe fn mma<T: WgmmaHalf, const ACC: usize>(acc: &mut [f32; ACC], a: [u32; 4], b: u64, accumulate: bool) {
     const { assert!(ACC == 64 || ACC == 128) };
     let acc: *mut [f32; ACC] = acc;
     // SAFETY: the array has exactly the length cast to; the rest is the caller's.
     unsafe {
-        if ACC == 64 { T::mma_m64n128k16(&mut *acc.cast(), a, b) } else { T::mma_m64n256k16(&mut *acc.cast(), a, b) }
+        if ACC == 64 {
+            T::mma_m64n128k16(&mut *acc.cast(), a, b, accumulate)
+        } else {
+            T::mma_m64n256k16(&mut *acc.cast(), a, b, accumulate)
+        }
     }
 }
 
@@ -210,5 +219,29 @@ pub fn fence_accumulators<const ACC: usize>(acc: &mut [f32; ACC]) {
         unsafe {
             accumulators_64!(asm_with_accumulators!(block, ["// "], [], options(nomem, nostack, preserves_flags)))
         };
+    }
+}
+
+/// `setmaxnreg`: the calling warpgroup's warps give up registers down to
+/// `COUNT` a thread (`INCREASE` false) or take registers up to `COUNT` a
+/// thread from those given up (`INCREASE` true; the warps wait until the
+/// block has that many free). How a block splits its register file between
+/// a producer warpgroup that only copies and consumers that hold
+/// accumulators; ptxas allocates the code after it within `COUNT`.
+///
+/// # Safety
+/// Every warp of the warpgroup executes it together; `COUNT` is a multiple
+/// of 8 in `24..=256`, and the increases of a block never exceed what its
+/// decreases and launch freed.
+#[inline(always)]
+pub unsafe fn set_max_registers<const INCREASE: bool, const COUNT: u32>() {
+    const { assert!(COUNT % 8 == 0 && COUNT >= 24 && COUNT <= 256) };
+    // SAFETY: the caller guarantees the warpgroup-wide conditions.
+    unsafe {
+        if INCREASE {
+            asm!("setmaxnreg.inc.sync.aligned.u32 {n};", n = const COUNT);
+        } else {
+            asm!("setmaxnreg.dec.sync.aligned.u32 {n};", n = const COUNT);
+        }
     }
 }

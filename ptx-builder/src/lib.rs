@@ -115,13 +115,24 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
 pub struct PtxBuilder {
     crate_dir: PathBuf,
     targets: Vec<&'static str>,
+    max_threads: Vec<(&'static str, u32)>,
 }
 
 impl PtxBuilder {
     /// `crate_dir` holds the kernel crate's `Cargo.toml` and a
     /// `rust-toolchain.toml` that pins the nightly to build it with.
     pub fn new(crate_dir: impl Into<PathBuf>) -> Self {
-        Self { crate_dir: crate_dir.into(), targets: Vec::new() }
+        Self { crate_dir: crate_dir.into(), targets: Vec::new(), max_threads: Vec::new() }
+    }
+
+    /// Declares that the kernels whose names start with `prefix` are
+    /// launched with at most `threads` threads a block (PTX `.maxntid`, what
+    /// CUDA C++'s `__launch_bounds__` sets), so that ptxas fits their
+    /// registers to a block of that size. rustc has no attribute for it;
+    /// the builder writes the directive into each matching entry's header.
+    pub fn max_threads(mut self, prefix: &'static str, threads: u32) -> Self {
+        self.max_threads.push((prefix, threads));
+        self
     }
 
     /// Adds a target by its LLVM name: `"sm_80"`, or `"sm_90a"` for the
@@ -244,9 +255,14 @@ impl PtxBuilder {
             .arg("-o")
             .arg(&optimized))?;
         run(toolchain.llvm_tool("llc").args(["-O3", &format!("-mcpu={sm}")]).arg(&optimized).arg("-o").arg(&ptx_path))?;
-        let ptx = fs::read_to_string(&ptx_path).map_err(io_error(&ptx_path))?;
+        let mut ptx = fs::read_to_string(&ptx_path).map_err(io_error(&ptx_path))?;
         if let Some(kernel) = kernels.iter().find(|k| !ptx.contains(&format!(".entry {k}("))) {
             return Err(Error::MissingEntry { kernel: kernel.clone(), target: sm });
+        }
+        for &(prefix, threads) in &self.max_threads {
+            for kernel in kernels.iter().filter(|k| k.starts_with(prefix)) {
+                ptx = with_max_threads(&ptx, kernel, threads);
+            }
         }
 
         let dep_info = kernel_rlib.with_extension("d");
@@ -345,6 +361,14 @@ impl Toolchain {
 
 /// Removes what the outer cargo set for its own build, so that the nested
 /// cargo neither picks the outer `rustc` nor its flags, target directory or jobserver.
+/// `ptx` with `.maxntid threads, 1, 1` between `kernel`'s parameter list and
+/// its body (the entry exists: checked before).
+fn with_max_threads(ptx: &str, kernel: &str, threads: u32) -> String {
+    let entry = ptx.find(&format!(".entry {kernel}(")).expect("entry checked to exist");
+    let body = entry + ptx[entry..].find("\n{").expect("an entry has a body");
+    format!("{}\n.maxntid {threads}, 1, 1{}", &ptx[..body], &ptx[body..])
+}
+
 fn clean_env(command: &mut Command) {
     for (key, _) in std::env::vars_os() {
         let key = key.to_string_lossy();

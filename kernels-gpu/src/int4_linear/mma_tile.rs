@@ -363,14 +363,14 @@ pub(super) unsafe fn linear_tiled_split_k<T: WgmmaHalf, G: TiledGemm>(
     unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), this_slice, store) }
 }
 
-/// Where a thread's copies of a tiled GEMM step come from and go: its
-/// `code_chunks` 16-byte chunks of codes, the `p`-th of weight row `r + 64
-/// p` (chunk `c` of the step's 4) to `slot + 4096 p`, and its
-/// `activation_chunks` chunks of activations, the `p`-th of activation row
-/// `r + 16 p` (chunk `c` of the step's 16) to `slot + p * slot_step`
-/// (both counts constants of the version, at most 32). Everything but the
-/// step's offset is worked out once per tile, so that a copy costs an
-/// address add and a predicate.
+/// Where a thread's copies of a tiled GEMM step come from and go, for
+/// `threads` copying threads: its `code_chunks` 16-byte chunks of codes,
+/// the `p`-th of weight row `r + threads / 4 * p` (chunk `c` of the step's
+/// 4) to `slot + 16 threads p`, and its `activation_chunks` chunks of
+/// activations, the `p`-th of activation row `r + threads / 16 * p` (chunk
+/// `c` of the step's 16) to `slot + p * slot_step` (both counts constants
+/// of the version, at most 32). Everything but the step's offset is worked
+/// out once per tile, so that a copy costs an address add and a predicate.
 pub(super) struct StepCopies<T> {
     /// The first code chunk of step 0 (may point past the weights: read only if valid).
     code_source: *const u32,
@@ -387,13 +387,14 @@ pub(super) struct StepCopies<T> {
     activation_chunks: usize,
     /// Bit `p`: the `p`-th activation chunk's row is below `m`.
     activation_rows: u32,
+    threads: usize,
     k: usize,
 }
 
 impl<T> StepCopies<T> {
     /// The copies of code chunk `code = (r, c, slot)` and activation chunk
-    /// `activation = (r, c, slot)`, and those `64` weight rows or `16`
-    /// activation rows apart (`chunks` of each: layout above), of `x` (`m`
+    /// `activation = (r, c, slot)`, and those after them (`chunks` of each,
+    /// `threads` copying threads, `slot_step`: layout above), of `x` (`m`
     /// rows of `k`) and `qweight` (`n` rows of `k / 8` words).
     #[inline(always)]
     pub(super) fn new(
@@ -401,7 +402,7 @@ impl<T> StepCopies<T> {
         (m, n, k): (usize, usize, usize),
         code: (usize, usize, u32),
         activation: (usize, usize, u32),
-        activation_slot_step: u32,
+        (threads, activation_slot_step): (usize, u32),
         (code_chunks, activation_chunks): (usize, usize),
     ) -> Self {
         let (code_row, code_chunk, code_slot) = code;
@@ -414,13 +415,14 @@ impl<T> StepCopies<T> {
             code_chunk,
             code_slot,
             code_chunks,
-            code_rows: rows_below(code_row, 64, code_chunks, n),
+            code_rows: rows_below(code_row, threads / 4, code_chunks, n),
             activation_source: x.wrapping_add(activation_row * k + 8 * activation_chunk),
             activation_column: 8 * activation_chunk,
             activation_slot,
             activation_slot_step,
             activation_chunks,
-            activation_rows: rows_below(activation_row, 16, activation_chunks, m),
+            activation_rows: rows_below(activation_row, threads / 16, activation_chunks, m),
+            threads,
             k,
         }
     }
@@ -436,14 +438,19 @@ impl<T> StepCopies<T> {
     pub(super) unsafe fn copy(&self, stage: u32, i: usize) {
         let k = self.k;
         let codes_in_k = STEP_K / 32 * i + self.code_chunk < k / 32;
-        // Weight rows 64 apart are 64 * k / 8 words apart.
+        // Weight rows threads / 4 apart are threads / 4 * k / 8 words apart.
+        let (code_rows_apart, activation_rows_apart) = (self.threads / 4, self.threads / 16);
         let code_source = self.code_source.wrapping_add(STEP_K / 8 * i);
         for p in 0..self.code_chunks {
             let valid = codes_in_k && self.code_rows & (1 << p) != 0;
             // SAFETY: when valid, a chunk of a row < n below k / 32, inside
             // qweight; the slot is the caller's.
             unsafe {
-                copy16(stage + self.code_slot + (4096 * p) as u32, code_source.wrapping_add(8 * k * p).cast(), valid)
+                copy16(
+                    stage + self.code_slot + (16 * self.threads * p) as u32,
+                    code_source.wrapping_add(code_rows_apart * k / 8 * p).cast(),
+                    valid,
+                )
             };
         }
         let activations_in_k = STEP_K * i + self.activation_column < k;
@@ -455,7 +462,7 @@ impl<T> StepCopies<T> {
             unsafe {
                 copy16(
                     stage + self.activation_slot + self.activation_slot_step * p as u32,
-                    activation_source.wrapping_add(16 * k * p).cast(),
+                    activation_source.wrapping_add(activation_rows_apart * k * p).cast(),
                     valid,
                 )
             };

@@ -167,10 +167,10 @@ impl<const TILES: usize, const ACC: usize> TiledGemm for WarpgroupGemm<TILES, AC
 }
 
 #[cfg(target_feature = "sm_90a")]
-mod hopper {
+pub(super) mod hopper {
     use super::{GroupParams, WgmmaTile};
     use crate::async_copy::{self, dynamic_shared_address, load_shared8, load_shared16, store_shared8};
-    use crate::device::{block_idx_x, in_place, lane_id, sync_threads, thread_idx_x, warp_id};
+    use crate::device::{block_idx_x, in_place, lane_id, sync_threads, thread_idx_x};
     use crate::int4_linear::mma_tile::{RowParams, StepCopies, activation_tiles, dequantize_pair};
     use crate::wgmma::{self, WgmmaHalf};
     use core::array::from_fn;
@@ -196,38 +196,23 @@ mod hopper {
         let (code_chunks, activation_chunks) = (S::BLOCK_N * 4, S::BLOCK_M * 16);
         const {
             assert!(
-                TILES * 64 == S::WARPGROUP_N
-                    && 2 * ACC == S::BLOCK_M
-                    && S::BLOCK_N * 4 % THREADS == 0
+                S::BLOCK_N * 4 % THREADS == 0
                     && S::BLOCK_M * 16 % THREADS == 0
                     && (S::BLOCK_N == THREADS || 2 * S::BLOCK_N == THREADS) // one or two threads a row's constants
                     && (S::STAGES == 3 || S::STAGES == 4)
-                    && STEP_K == 128
             )
         };
-        let (thread, warp, lane) = (thread_idx_x() as usize, warp_id() as usize, lane_id() as usize);
-        let (g, t) = (lane / 4, lane % 4);
+        // (The launch shape bounds the thread, which lets the compiler
+        // fold what depends on it for the tile at hand.)
+        let thread = thread_idx_x() as usize % THREADS;
+        let lane = Lane::new::<S>(thread);
         let first_row = block_idx_x() as usize * S::BLOCK_N;
-        // Lane (g, t)'s first row in the block: row g of its warp's 16 in
-        // tile 0 (tile a adds 64 rows, the second row 8).
-        let lane_row = S::WARPGROUP_N * (warp / 4) + 16 * (warp % 4) + g;
         let Range { start: first_step, end: end_step } = steps;
         let shared = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
         let stage_of = |step: usize| shared + ((step % S::STAGES) * S::STAGE_BYTES) as u32;
         let constants_of = |step: usize| shared + (S::STAGES * S::STAGE_BYTES + (step % 2) * S::PARAM_BYTES) as u32;
-        // This thread's copy slots in a stage: code chunk (thread / 4 + 64
-        // p, thread % 4) at 16 thread + 4096 p; activation chunk (row, c) =
-        // (thread / 16 + 16 p, thread % 16) in its swizzled place, 2048 p
-        // after the first (16 rows are two whole atoms).
-        let (code_row, code_chunk) = (thread / 4, thread % 4);
-        let (activation_row, activation_chunk) = (thread / 16, thread % 16);
-        let code_slot = (16 * thread) as u32;
-        let activation_slot = (S::CODE_BYTES_PER_STAGE
-            + S::ACTIVATION_HALF_BYTES * (activation_chunk / 8)
-            + 128 * activation_row
-            + 16 * ((activation_chunk % 8) ^ (activation_row % 8))) as u32;
-        let lane_codes = (64 * lane_row) as u32;
-        let lane_params = (8 * lane_row) as u32;
+        let (code_row, code_chunk, code_slot, activation_row, activation_chunk, activation_slot) =
+            copy_slots::<S>(thread);
         // This thread's row of group constants (rows past n take row n - 1's)
         // and its share of the row's slots in a step: all of them (256 rows a
         // block), or half (128 rows, two threads a row, one per warpgroup).
@@ -235,44 +220,19 @@ mod hopper {
         let param_slot = (8 * (thread % S::BLOCK_N)) as u32;
         let slots_per_thread = GROUPS_PER_STEP * S::BLOCK_N / THREADS;
         let first_slot = thread / S::BLOCK_N * slots_per_thread;
-        let converts = |p: usize| (first_slot..first_slot + slots_per_thread).contains(&p);
-        let b_descriptor = wgmma::descriptor_swizzle128(0, 1024);
+        let slots = first_slot..first_slot + slots_per_thread;
+        let step_groups = StepGroups::new(&groups, k);
 
-        // Slot p of step i is its columns 32p .. 32p + 32 (slot 4i + p of
-        // the row), inside group (4i + p) >> slot_shift.
-        let slots_per_row = (k / 32) as u32;
-        let slot_shift = groups.group_shift - 5;
-        let slots_per_group_mask = (1u32 << slot_shift) - 1;
-        // Scale bits and zero point of param_row's group in each of this
-        // thread's slots of step `i` (scale 0 past k, where the codes and
-        // activations are zero), read once per group.
-        let raw_params_of = |i: usize| -> [(u16, u32); GROUPS_PER_STEP] {
-            // SAFETY: param_row < n. (Its offsets are computed at each call:
-            // hoisted out of the loop they would hold 64-bit registers.)
-            let row = unsafe { groups.row(in_place(param_row)) };
-            let mut raw = [(0u16, 0u32); GROUPS_PER_STEP];
-            for p in 0..GROUPS_PER_STEP {
-                let slot = (GROUPS_PER_STEP * i + p) as u32;
-                raw[p] = if !converts(p) || slot >= slots_per_row {
-                    (0, 0)
-                } else if p > first_slot && slot & slots_per_group_mask != 0 {
-                    raw[p - 1] // the group of the slot before
-                } else {
-                    let group = (slot >> slot_shift) as usize;
-                    // SAFETY: the slot is below k / 32, so its group below k / group_size.
-                    unsafe { (row.scale_bits(group), row.zero_point(group)) }
-                };
-            }
-            raw
-        };
-
+        // Zero once: a tile's first MMAs overwrite them (see `wgmma::mma`),
+        // and with no steps every tile's sums are these zeros.
+        let mut acc = [[0.0f32; ACC]; TILES];
         for first_m in activation_tiles(m, S::BLOCK_M) {
             let copies = StepCopies::new(
                 (x, qweight),
                 (m, n, k),
                 (first_row + code_row, code_chunk, code_slot),
                 (first_m + activation_row, activation_chunk, activation_slot),
-                2048,
+                (THREADS, 8 * THREADS as u32),
                 (code_chunks / THREADS, activation_chunks / THREADS),
             );
             // Copies step `i` into its stage (none past the slice's last
@@ -287,7 +247,6 @@ mod hopper {
                 async_copy::commit();
             };
 
-            let mut acc = [[0.0f32; ACC]; TILES];
             for i in 0..S::STAGES - 2 {
                 issue(first_step + i);
             }
@@ -296,14 +255,10 @@ mod hopper {
                 // Loaded now, from L1 (prefetched during step i - 1), and
                 // stored at once: a load still in flight at a `wgmma.fence`
                 // would stall it.
-                for (p, &(scale_bits, zero)) in raw_params_of(i).iter().enumerate() {
-                    if converts(p) {
-                        let RowParams { scale, neg_offset } = RowParams::from_raw::<T>(scale_bits, zero);
-                        // SAFETY: 8-byte aligned, inside the step's buffer.
-                        unsafe {
-                            store_shared8(constants + (S::PARAM_BYTES / 4 * p) as u32 + param_slot, [scale, neg_offset])
-                        };
-                    }
+                // SAFETY: param_row < n; the buffer's slots.
+                unsafe {
+                    let raw = step_groups.raw(&groups, param_row, i, slots.clone());
+                    store_constants::<T, S>(constants + param_slot, &raw, slots.clone());
                 }
                 // Step i's copies were the last group but S::STAGES - 3.
                 match S::STAGES {
@@ -316,58 +271,12 @@ mod hopper {
                 sync_threads();
                 issue(i + S::STAGES - 2);
                 if i + 1 < end_step {
-                    // The first and last of this thread's slots' groups (at
-                    // most 8 bytes of scales apart): step i + 1 < ceil(k / 128)
-                    // starts below k, and so does its first slot of this thread.
-                    let first = (GROUPS_PER_STEP * (i + 1) + first_slot) as u32;
-                    let last = (first + slots_per_thread as u32 - 1).min(slots_per_row - 1);
-                    // SAFETY: param_row < n, both groups below k / group_size.
-                    unsafe {
-                        let row = groups.row(in_place(param_row));
-                        row.prefetch((first >> slot_shift) as usize);
-                        row.prefetch((last >> slot_shift) as usize);
-                    }
+                    // SAFETY: param_row < n, step i + 1 < ceil(k / 128).
+                    unsafe { step_groups.prefetch(&groups, param_row, i + 1, slots.clone()) };
                 }
-                for p in 0..GROUPS_PER_STEP {
-                    // Words 4p .. 4p + 4 (columns 32p .. 32p + 32, slot p of the
-                    // constants) of the lane's rows, and their group's constants.
-                    // SAFETY: aligned slots inside the stage and the buffer.
-                    let codes: [[[u32; 4]; 2]; TILES] = from_fn(|a| {
-                        from_fn(|h| unsafe { load_shared16(stage + lane_codes + (4096 * a + 512 * h + 16 * p) as u32) })
-                    });
-                    let row_params: [[RowParams; 2]; TILES] = from_fn(|a| {
-                        from_fn(|h| {
-                            // SAFETY: as above.
-                            let slot = constants + (S::PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane_params;
-                            let [scale, neg_offset] = unsafe { load_shared8(slot) };
-                            RowParams { scale, neg_offset }
-                        })
-                    });
-                    for half in 0..2 {
-                        let fragments: [[u32; 4]; TILES] = from_fn(|a| {
-                            let [low, high] = [2 * half, 2 * half + 1];
-                            let pair = |h: usize, word: usize| {
-                                dequantize_pair::<T>(codes[a][h][word], t as u32, row_params[a][h])
-                            };
-                            [pair(0, low), pair(1, low), pair(0, high), pair(1, high)]
-                        });
-                        let chunk = 2 * p + half;
-                        let b = wgmma::advance(
-                            b_descriptor,
-                            stage
-                                + (S::CODE_BYTES_PER_STAGE + S::ACTIVATION_HALF_BYTES * (chunk / 4) + 32 * (chunk % 4))
-                                    as u32,
-                        );
-                        wgmma::fence();
-                        for (a, acc) in acc.iter_mut().enumerate() {
-                            // SAFETY: the whole warpgroup, after the fence; the
-                            // stage is rewritten only after this MMA is waited for.
-                            unsafe { wgmma::mma::<T, ACC>(acc, fragments[a], b) };
-                        }
-                        wgmma::commit();
-                        wgmma::wait::<1>();
-                    }
-                }
+                let accumulate = i > first_step;
+                // SAFETY: the whole block, after the barrier that made the stage visible.
+                unsafe { mma_step::<T, S, TILES, ACC>(&mut acc, accumulate, stage, constants, &lane, |_| {}) };
             }
             wgmma::wait::<0>();
             for acc in acc.iter_mut() {
@@ -376,14 +285,229 @@ mod hopper {
             async_copy::wait::<0>();
             // The next tile's copies overwrite the stages every warp reads.
             sync_threads();
+            lane.store_tiles(&acc, first_row, first_m, &store);
+        }
+    }
 
+    /// Where a consumer lane `(g, t)` of warp `warp` (of the block's
+    /// warpgroups) works: its first weight row in the block (row `g` of
+    /// its warp's 16 in tile 0; tile `a` adds 64 rows, the second row 8),
+    /// that row's codes and constants in a stage and buffer, and the
+    /// descriptor of the stage's activations.
+    pub(in crate::int4_linear) struct Lane {
+        row: usize,
+        t: usize,
+        codes: u32,
+        params: u32,
+        b_descriptor: u64,
+    }
+
+    impl Lane {
+        #[inline(always)]
+        pub(in crate::int4_linear) fn new<S: WgmmaTile>(thread: usize) -> Self {
+            let (warp, lane) = (thread / 32, lane_id() as usize);
+            let row = S::WARPGROUP_N * (warp / 4) + 16 * (warp % 4) + lane / 4;
+            Self {
+                row,
+                t: lane % 4,
+                codes: (64 * row) as u32,
+                params: (8 * row) as u32,
+                b_descriptor: wgmma::descriptor_swizzle128(0, 1024),
+            }
+        }
+
+        /// Hands the accumulators of the tile of weight rows from
+        /// `first_row` and activation rows from `first_m` to `store(row,
+        /// activation_row, sum)`.
+        #[inline(always)]
+        pub(in crate::int4_linear) fn store_tiles<const TILES: usize, const ACC: usize>(
+            &self,
+            acc: &[[f32; ACC]; TILES],
+            first_row: usize,
+            first_m: usize,
+            store: &impl Fn(usize, usize, f32),
+        ) {
             for (a, tile) in acc.iter().enumerate() {
                 for (i, &value) in tile.iter().enumerate() {
                     let (j, c) = (i / 4, i % 4);
-                    let row = first_row + lane_row + 64 * a + 8 * (c / 2);
-                    let activation_row = first_m + 8 * j + 2 * t + c % 2;
+                    let row = first_row + self.row + 64 * a + 8 * (c / 2);
+                    let activation_row = first_m + 8 * j + 2 * self.t + c % 2;
                     store(row, activation_row, value);
                 }
+            }
+        }
+    }
+
+    /// The first copy slots of copying thread `thread`: code chunk
+    /// `(thread / 4, thread % 4)` at `16 thread`, activation chunk `(row,
+    /// c) = (thread / 16, thread % 16)` in its swizzled place; as `(code
+    /// row, chunk, slot, activation row, chunk, slot)`. Its others follow
+    /// as [`StepCopies`] lays them out: with `threads` copying threads,
+    /// `threads / 4` code rows (`16 threads` bytes) and `threads / 16`
+    /// activation rows (whole atoms, `8 threads` bytes) further on each.
+    #[inline(always)]
+    pub(in crate::int4_linear) fn copy_slots<S: WgmmaTile>(thread: usize) -> (usize, usize, u32, usize, usize, u32) {
+        let (code_row, code_chunk) = (thread / 4, thread % 4);
+        let (activation_row, activation_chunk) = (thread / 16, thread % 16);
+        let activation_slot = S::CODE_BYTES_PER_STAGE
+            + S::ACTIVATION_HALF_BYTES * (activation_chunk / 8)
+            + 128 * activation_row
+            + 16 * ((activation_chunk % 8) ^ (activation_row % 8));
+        (code_row, code_chunk, (16 * thread) as u32, activation_row, activation_chunk, activation_slot as u32)
+    }
+
+    /// Which group each 32-column slot of a step falls in: slot `p` of step
+    /// `i` is the row's columns `128 i + 32 p ..` (slot `4 i + p` of the
+    /// row), inside group `(4 i + p) >> slot_shift`.
+    pub(in crate::int4_linear) struct StepGroups {
+        slots_per_row: u32,
+        slot_shift: u32,
+    }
+
+    impl StepGroups {
+        #[inline(always)]
+        pub(in crate::int4_linear) fn new(groups: &GroupParams, k: usize) -> Self {
+            Self { slots_per_row: (k / 32) as u32, slot_shift: groups.group_shift - 5 }
+        }
+
+        /// The scale bits and zero point of row `row`'s group in each of
+        /// the step's slots `slots` (`(0, 0)` in the others, and past `k`,
+        /// where the codes and activations are zero), each group read once.
+        ///
+        /// # Safety
+        /// `row < n`.
+        #[inline(always)]
+        pub(in crate::int4_linear) unsafe fn raw(
+            &self,
+            groups: &GroupParams,
+            row: usize,
+            i: usize,
+            slots: Range<usize>,
+        ) -> [(u16, u32); GROUPS_PER_STEP] {
+            // SAFETY: row < n. (Its offsets are computed at each call:
+            // hoisted out of the loop they would hold 64-bit registers.)
+            let row = unsafe { groups.row(in_place(row)) };
+            let mut raw = [(0u16, 0u32); GROUPS_PER_STEP];
+            for p in 0..GROUPS_PER_STEP {
+                let slot = (GROUPS_PER_STEP * i + p) as u32;
+                raw[p] = if !slots.contains(&p) || slot >= self.slots_per_row {
+                    (0, 0)
+                } else if p > slots.start && slot & ((1 << self.slot_shift) - 1) != 0 {
+                    raw[p - 1] // the group of the slot before
+                } else {
+                    let group = (slot >> self.slot_shift) as usize;
+                    // SAFETY: the slot is below k / 32, so its group below k / group_size.
+                    unsafe { (row.scale_bits(group), row.zero_point(group)) }
+                };
+            }
+            raw
+        }
+
+        /// Asks L1 for the groups of row `row` in step `i`'s slots `slots`:
+        /// the first and last (at most 8 bytes of scales apart).
+        ///
+        /// # Safety
+        /// `row < n`, step `i` below `ceil(k / 128)`.
+        #[inline(always)]
+        pub(in crate::int4_linear) unsafe fn prefetch(
+            &self,
+            groups: &GroupParams,
+            row: usize,
+            i: usize,
+            slots: Range<usize>,
+        ) {
+            // Step i starts below k, and so does its first slot in `slots`.
+            let first = (GROUPS_PER_STEP * i + slots.start) as u32;
+            let last = (first + slots.len() as u32 - 1).min(self.slots_per_row - 1);
+            // SAFETY: row < n, both groups below k / group_size.
+            unsafe {
+                let row = groups.row(in_place(row));
+                row.prefetch((first >> self.slot_shift) as usize);
+                row.prefetch((last >> self.slot_shift) as usize);
+            }
+        }
+    }
+
+    /// Stores the constants `raw` of slots `slots` of one weight row,
+    /// converted to [`RowParams`], at `row_params` in a step's buffer
+    /// (slot `p` at `row_params + p * PARAM_BYTES / 4`).
+    ///
+    /// # Safety
+    /// `row_params` is the row's 8-byte slot in a buffer of `S::PARAM_BYTES`.
+    #[inline(always)]
+    pub(in crate::int4_linear) unsafe fn store_constants<T: WgmmaHalf, S: WgmmaTile>(
+        row_params: u32,
+        raw: &[(u16, u32); GROUPS_PER_STEP],
+        slots: Range<usize>,
+    ) {
+        for (p, &(scale_bits, zero)) in raw.iter().enumerate() {
+            if slots.contains(&p) {
+                let RowParams { scale, neg_offset } = RowParams::from_raw::<T>(scale_bits, zero);
+                // SAFETY: 8-byte aligned, inside the step's buffer.
+                unsafe { store_shared8(row_params + (S::PARAM_BYTES / 4 * p) as u32, [scale, neg_offset]) };
+            }
+        }
+    }
+
+    /// The MMAs of one step: per 16-column chunk, the warpgroup dequantizes
+    /// its A fragments from the stage's codes at `stage` and the constants
+    /// at `constants`, fences, issues one MMA a tile as one group, waits
+    /// until only that group is pending and calls `after_chunk(chunk)`. The
+    /// first chunk's MMAs add to `acc` if `accumulate`, else overwrite it
+    /// (a tile's first step).
+    ///
+    /// # Safety
+    /// The whole warpgroup calls it; the stage and constants are written
+    /// and visible to the MMAs (the async proxy), and stay unwritten until
+    /// a `wgmma::wait` covers the step's last group.
+    #[inline(always)]
+    pub(in crate::int4_linear) unsafe fn mma_step<T: WgmmaHalf, S: WgmmaTile, const TILES: usize, const ACC: usize>(
+        acc: &mut [[f32; ACC]; TILES],
+        accumulate: bool,
+        stage: u32,
+        constants: u32,
+        lane: &Lane,
+        mut after_chunk: impl FnMut(usize),
+    ) {
+        const { assert!(TILES * 64 == S::WARPGROUP_N && 2 * ACC == S::BLOCK_M && STEP_K == 128) };
+        for p in 0..GROUPS_PER_STEP {
+            // Words 4p .. 4p + 4 (columns 32p .. 32p + 32, slot p of the
+            // constants) of the lane's rows, and their group's constants.
+            // SAFETY: aligned slots inside the stage and the buffer.
+            let codes: [[[u32; 4]; 2]; TILES] = from_fn(|a| {
+                from_fn(|h| unsafe { load_shared16(stage + lane.codes + (4096 * a + 512 * h + 16 * p) as u32) })
+            });
+            let row_params: [[RowParams; 2]; TILES] = from_fn(|a| {
+                from_fn(|h| {
+                    // SAFETY: as above.
+                    let slot = constants + (S::PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane.params;
+                    let [scale, neg_offset] = unsafe { load_shared8(slot) };
+                    RowParams { scale, neg_offset }
+                })
+            });
+            for half in 0..2 {
+                let fragments: [[u32; 4]; TILES] = from_fn(|a| {
+                    let [low, high] = [2 * half, 2 * half + 1];
+                    let pair = |h: usize, word: usize| {
+                        dequantize_pair::<T>(codes[a][h][word], lane.t as u32, row_params[a][h])
+                    };
+                    [pair(0, low), pair(1, low), pair(0, high), pair(1, high)]
+                });
+                let chunk = 2 * p + half;
+                let b = wgmma::advance(
+                    lane.b_descriptor,
+                    stage
+                        + (S::CODE_BYTES_PER_STAGE + S::ACTIVATION_HALF_BYTES * (chunk / 4) + 32 * (chunk % 4)) as u32,
+                );
+                wgmma::fence();
+                for (a, acc) in acc.iter_mut().enumerate() {
+                    // SAFETY: the whole warpgroup, after the fence; the
+                    // stage is rewritten only after this MMA is waited for.
+                    unsafe { wgmma::mma::<T, ACC>(acc, fragments[a], b, accumulate || chunk > 0) };
+                }
+                wgmma::commit();
+                wgmma::wait::<1>();
+                after_chunk(chunk);
             }
         }
     }

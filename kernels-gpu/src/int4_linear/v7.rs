@@ -174,7 +174,7 @@ impl TiledGemm for V7 {
                 (m, n, k),
                 (first_row + code_row, code_chunk, code_slot),
                 (first_m + activation_row, activation_chunk, activation_slot),
-                4096,
+                (THREADS, 4096),
                 (CODE_CHUNKS / THREADS, ACTIVATION_CHUNKS / THREADS),
             );
             // Copies step `i` into `stage` (none past the slice's last step),

@@ -1,0 +1,294 @@
+//! Version 12 (`sm_90a` only): version 10's tile and MMAs, with the copies
+//! taken off the MMA warps. Shapes from `quant_kernels_abi::int4_linear::v12`.
+//!
+//! Run 14's `ncu` of version 10 (1024x8192x28672) found the tensor pipe 46%
+//! busy and its warps stalled, per instruction issued, 0.9 cycles at the
+//! block barrier every step and 1.0 on global loads (the group constants),
+//! besides the copies' own instructions. Here a third warpgroup, the
+//! producer, does all of that: it copies each step's codes and activations
+//! with `cp.async` and converts and stores its group constants, while the
+//! two MMA warpgroups (the consumers) only dequantize and multiply. They
+//! meet through a pair of mbarriers a stage ([`crate::mbarrier`]) instead
+//! of the whole block meeting every step:
+//! - `full[s]` completes when the producer's copies into stage `s` have
+//!   landed (one arrival a producer thread, made by the hardware:
+//!   `cp.async.mbarrier.arrive.noinc`) and its constants are stored (one
+//!   more arrival a producer thread);
+//! - `empty[s]` completes when every consumer thread has seen the MMAs that
+//!   read stage `s` complete (it arrives after the first chunk of the next
+//!   step, whose `wgmma.wait` leaves only that chunk's MMAs pending).
+//!
+//! Every stage of the ring can be in flight at once (version 10 keeps
+//! `STAGES - 2`), and the producer runs into the next activation tile while
+//! the consumers store the last one's outputs. Use `u` of stage `s` (the
+//! block's step `STAGES u + s`, counted across its tiles) waits for phase
+//! parity `u % 2` of `full[s]`; the producer waits for parity `(u - 1) %
+//! 2` of `empty[s]` (the consumers' release of use `u - 1`; for `u = 0`
+//! that is parity 1, which passes at once).
+//!
+//! **Registers.** 384 threads a block leave 168 registers a thread at launch
+//! (`.maxntid`, set by the PTX build); the producer gives up all but
+//! `PRODUCER_REGISTERS` (`setmaxnreg.dec`) and the consumers take
+//! `CONSUMER_REGISTERS` (`setmaxnreg.inc`), which version 10's
+//! accumulators and fragments need.
+//!
+//! **Shared memory.** The ring starts at a 1024-byte boundary; stage `s` at
+//! `s * (STAGE_BYTES + PARAM_BYTES)` holds version 10's codes and
+//! activations (layout in `v10.rs`), then that step's group constants
+//! (version 10's buffer layout). After the ring, `full[0..STAGES]` and
+//! `empty[0..STAGES]`, 8 bytes each.
+//!
+//! **Copies.** Producer thread `p` (of 128) copies code chunks `(p / 4 + 32
+//! j, p % 4)` and activation chunks `(p / 16 + 8 j, p % 16)`, and stores
+//! the constants of weight rows `p` and `p + 128`. Edges, error and
+//! epilogue as in version 10.
+//!
+//! Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M), MAX_GRID_Y),
+//! splits)`, exactly `BLOCK_THREADS` (384) threads, `SHARED_BYTES` of
+//! dynamic shared memory. In the `sm_80` PTX the entry points trap.
+
+use super::GroupParams;
+use super::mma_tile::{TiledGemm, linear_tiled, linear_tiled_split_k, tiled_entry_points};
+use crate::float::Bf16;
+use crate::wgmma::WgmmaHalf;
+use core::ops::Range;
+
+/// Version 12's main loop (launch shape above).
+pub(super) struct V12;
+
+tiled_entry_points! {
+    V12: int4_linear_v12_f16, int4_linear_v12_bf16;
+    split_k: int4_linear_v12_split_k_f16, int4_linear_v12_split_k_bf16
+}
+
+impl TiledGemm for V12 {
+    #[inline(always)]
+    unsafe fn sum_tiles<T: WgmmaHalf>(
+        x: *const T,
+        qweight: *const u32,
+        groups: GroupParams,
+        dims: (usize, usize, usize),
+        steps: Range<usize>,
+        store: impl Fn(usize, usize, f32),
+    ) {
+        #[cfg(target_feature = "sm_90a")]
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            hopper::sum_tiles::<T>(x, qweight, groups, dims, steps, store)
+        };
+        #[cfg(not(target_feature = "sm_90a"))]
+        {
+            let _ = (x, qweight, groups, dims, steps, store);
+            // SAFETY: aborts the launch (the host never launches it here); no preconditions.
+            unsafe { core::arch::nvptx::trap() }
+        }
+    }
+}
+
+#[cfg(target_feature = "sm_90a")]
+mod hopper {
+    use super::GroupParams;
+    use crate::async_copy::{self, dynamic_shared_address};
+    use crate::device::{block_idx_x, sync_threads, thread_idx_x};
+    use crate::int4_linear::mma_tile::{StepCopies, activation_tiles};
+    use crate::int4_linear::v10::V10;
+    use crate::int4_linear::v10::hopper::{Lane, StepGroups, copy_slots, mma_step, store_constants};
+    use crate::mbarrier;
+    use crate::wgmma::{self, WgmmaHalf, set_max_registers};
+    use core::ops::Range;
+    use quant_kernels_abi::int4_linear::v12::{
+        BLOCK_M, BLOCK_N, BLOCK_THREADS, CONSUMER_REGISTERS, CONSUMER_THREADS, GROUPS_PER_STEP, PARAM_BYTES,
+        PRODUCER_REGISTERS, PRODUCER_THREADS, RING_ALIGN, STAGE_BYTES, STAGES,
+    };
+
+    /// Bytes from one stage (with its constants) to the next.
+    const STAGE_STRIDE: usize = STAGE_BYTES + PARAM_BYTES;
+    /// Weight rows whose constants each producer thread stores.
+    const ROWS_PER_PRODUCER: usize = BLOCK_N / PRODUCER_THREADS;
+
+    /// The ring in shared memory, addressed by the block's running count of
+    /// steps (`fill`, across its activation tiles).
+    struct Ring {
+        stages: u32,
+        barriers: u32,
+    }
+
+    impl Ring {
+        fn stage(&self, fill: u32) -> u32 {
+            self.stages + (fill % STAGES as u32) * STAGE_STRIDE as u32
+        }
+        fn full(&self, fill: u32) -> u32 {
+            self.barriers + 8 * (fill % STAGES as u32)
+        }
+        fn empty(&self, fill: u32) -> u32 {
+            self.barriers + 8 * (STAGES as u32 + fill % STAGES as u32)
+        }
+        /// The parity of `fill`'s use of its stage.
+        fn parity(&self, fill: u32) -> u32 {
+            (fill / STAGES as u32) % 2
+        }
+    }
+
+    /// See the module documentation.
+    ///
+    /// # Safety
+    /// As for `TiledGemm::sum_tiles`, with version 12's launch shape.
+    #[inline(always)]
+    pub(super) unsafe fn sum_tiles<T: WgmmaHalf>(
+        x: *const T,
+        qweight: *const u32,
+        groups: GroupParams,
+        dims: (usize, usize, usize),
+        steps: Range<usize>,
+        store: impl Fn(usize, usize, f32),
+    ) {
+        const { assert!(BLOCK_N % PRODUCER_THREADS == 0 && CONSUMER_THREADS + PRODUCER_THREADS == BLOCK_THREADS as usize) };
+        let stages = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
+        let ring = Ring { stages, barriers: stages + (STAGES * STAGE_STRIDE) as u32 };
+        let thread = thread_idx_x() as usize % BLOCK_THREADS as usize;
+        if thread == 0 {
+            for fill in 0..STAGES as u32 {
+                // SAFETY: 8-byte slots after the ring, inside SHARED_BYTES.
+                unsafe {
+                    mbarrier::init(ring.full(fill), 2 * PRODUCER_THREADS as u32);
+                    mbarrier::init(ring.empty(fill), CONSUMER_THREADS as u32);
+                }
+            }
+            mbarrier::fence_init();
+        }
+        sync_threads();
+        if thread >= CONSUMER_THREADS {
+            // SAFETY: the whole producer warpgroup; it only gives registers back.
+            unsafe { set_max_registers::<false, PRODUCER_REGISTERS>() };
+            // SAFETY: forwarded from the caller.
+            unsafe { produce::<T>(thread - CONSUMER_THREADS, &ring, (x, qweight), &groups, dims, steps) };
+        } else {
+            // SAFETY: each consumer warpgroup; the producer's decrease frees what they take.
+            unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
+            // SAFETY: forwarded from the caller.
+            unsafe { consume::<T>(thread, &ring, dims, steps, store) };
+        }
+    }
+
+    /// Producer thread `thread`: fills stage after stage as the consumers free them.
+    ///
+    /// # Safety
+    /// As for [`sum_tiles`].
+    #[inline(always)]
+    unsafe fn produce<T: WgmmaHalf>(
+        thread: usize,
+        ring: &Ring,
+        (x, qweight): (*const T, *const u32),
+        groups: &GroupParams,
+        (m, n, k): (usize, usize, usize),
+        steps: Range<usize>,
+    ) {
+        let first_row = block_idx_x() as usize * BLOCK_N;
+        let (code_row, code_chunk, code_slot, activation_row, activation_chunk, activation_slot) =
+            copy_slots::<V10>(thread);
+        let step_groups = StepGroups::new(groups, k);
+        let all_slots = 0..GROUPS_PER_STEP;
+        // The block's rows whose constants this thread stores (rows past n
+        // take row n - 1's).
+        let param_row = |r: usize| (first_row + thread + PRODUCER_THREADS * r).min(n - 1);
+        let mut fill = 0u32;
+        for first_m in activation_tiles(m, BLOCK_M) {
+            let copies = StepCopies::new(
+                (x, qweight),
+                (m, n, k),
+                (first_row + code_row, code_chunk, code_slot),
+                (first_m + activation_row, activation_chunk, activation_slot),
+                (PRODUCER_THREADS, 8 * PRODUCER_THREADS as u32),
+                (BLOCK_N * 4 / PRODUCER_THREADS, BLOCK_M * 16 / PRODUCER_THREADS),
+            );
+            for i in steps.clone() {
+                let stage = ring.stage(fill);
+                // SAFETY (all below): the ring's barriers and slots; x, the
+                // weights and the constants as the caller's; param_row(r) < n.
+                unsafe {
+                    mbarrier::wait(ring.empty(fill), ring.parity(fill) ^ 1);
+                    // Loads first (from L1, prefetched a step before), so
+                    // that the copies issue while they are in flight.
+                    let raw: [_; ROWS_PER_PRODUCER] =
+                        core::array::from_fn(|r| step_groups.raw(groups, param_row(r), i, all_slots.clone()));
+                    copies.copy(stage, i);
+                    mbarrier::arrive_on_copies(ring.full(fill));
+                    for (r, raw) in raw.iter().enumerate() {
+                        let row_params = stage + (STAGE_BYTES + 8 * (thread + PRODUCER_THREADS * r)) as u32;
+                        store_constants::<T, V10>(row_params, raw, all_slots.clone());
+                    }
+                    mbarrier::arrive(ring.full(fill));
+                    if i + 1 < steps.end {
+                        for r in 0..ROWS_PER_PRODUCER {
+                            step_groups.prefetch(groups, param_row(r), i + 1, all_slots.clone());
+                        }
+                    }
+                }
+                fill += 1;
+            }
+        }
+        // Leaves no copy in flight behind (a copy does not need its thread,
+        // but a finished thread then owns nothing a tool could check).
+        async_copy::commit();
+        async_copy::wait::<0>();
+    }
+
+    /// Consumer thread `thread` (of the two MMA warpgroups): waits for each
+    /// step's stage, multiplies, releases it, and stores each tile's sums.
+    ///
+    /// # Safety
+    /// As for [`sum_tiles`].
+    #[inline(always)]
+    unsafe fn consume<T: WgmmaHalf>(
+        thread: usize,
+        ring: &Ring,
+        (m, _, _): (usize, usize, usize),
+        steps: Range<usize>,
+        store: impl Fn(usize, usize, f32),
+    ) {
+        let lane = Lane::new::<V10>(thread);
+        let first_row = block_idx_x() as usize * BLOCK_N;
+        let mut fill = 0u32;
+        // Zero once: a tile's first MMAs overwrite them (see `wgmma::mma`),
+        // and with no steps every tile's sums are these zeros.
+        let mut acc = [[0.0f32; BLOCK_M / 2]; BLOCK_N / 2 / 64];
+        for first_m in activation_tiles(m, BLOCK_M) {
+            for i in steps.clone() {
+                let stage = ring.stage(fill);
+                let previous = (i > steps.start).then(|| ring.empty(fill - 1));
+                // SAFETY: the ring's barriers; the whole warpgroup, on a stage
+                // its barrier says is written, which stays unwritten until
+                // every consumer has released it (after its MMAs completed).
+                unsafe {
+                    mbarrier::wait(ring.full(fill), ring.parity(fill));
+                    wgmma::fence_shared_writes();
+                    let accumulate = i > steps.start;
+                    mma_step::<T, V10, 2, 64>(
+                        &mut acc,
+                        accumulate,
+                        stage,
+                        stage + STAGE_BYTES as u32,
+                        &lane,
+                        |chunk| {
+                            // Only this chunk's MMAs are pending: the previous
+                            // step's have completed, and its stage is free.
+                            if let (0, Some(previous)) = (chunk, previous) {
+                                mbarrier::arrive(previous);
+                            }
+                        },
+                    );
+                }
+                fill += 1;
+            }
+            wgmma::wait::<0>();
+            for acc in acc.iter_mut() {
+                wgmma::fence_accumulators(acc);
+            }
+            if !steps.is_empty() {
+                // SAFETY: the ring's barrier of the tile's last step.
+                unsafe { mbarrier::arrive(ring.empty(fill - 1)) };
+            }
+            lane.store_tiles(&acc, first_row, first_m, &store);
+        }
+    }
+}
