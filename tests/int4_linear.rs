@@ -728,7 +728,7 @@ fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
 /// 3 steps, so that version 12's ring (4 stages, counted across a block's
 /// tiles) wraps inside the second tile. Activation rows repeat a pattern of
 /// prime length, as in [`huge_past_2_31_activations`]; 6.4 GB of activations.
-fn tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     const PATTERN_ROWS: usize = 97;
     let (m, n, k) = (MAX_GRID_Y as usize * v7::BLOCK_M + 130, 5, 3 * v7::STEP_K);
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 64, Int4Mode::Asymmetric)?;
@@ -793,6 +793,6 @@ fn main() {
         gpu_test("gpu::empty_k_gives_bias", empty_k_gives_bias),
         gpu_test("gpu::rejects_bad_input_without_writing", rejects_bad_input_without_writing),
         gpu_test("gpu::huge_past_2_31_activations", huge_past_2_31_activations),
-        gpu_test("gpu::tiled_gemms_past_grid_y", tiled_gemms_past_grid_y),
+        gpu_test("gpu::huge_tiled_gemms_past_grid_y", huge_tiled_gemms_past_grid_y),
     ]);
 }
