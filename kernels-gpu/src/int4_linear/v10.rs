@@ -48,13 +48,15 @@
 //!
 //! | bytes | what | layout |
 //! |---|---|---|
-//! | `0 .. 16384` | codes | row `r` (of 256) at `64 r`, its 4 chunks of 16 bytes in order |
+//! | `0 .. 16384` | codes | row `r` (of 256) at `64 r`, its 16-byte chunk `c` (columns `32c ..`) at `+ 16 (c ^ ((r >> 1) % 4))` |
 //! | `16384 .. 49152` | activations | columns `64h .. 64h + 64` of the step (`h` = 0, 1) at `16384 + 16384 h`: row `r` (of 128) at `+ 128 r`, its 16-byte chunk `c` (columns `64h + 8c ..`) at `+ 16 (c ^ (r % 8))` |
 //!
 //! The activations are B in the K-major layout with the 128-byte swizzle
 //! ([`crate::wgmma`]): atoms of 8 rows x 128 bytes, 1024 bytes apart (the
 //! stride byte offset); the MMA of chunk `q` starts `32 (q % 4)` bytes into
-//! half `q / 4`. The copies write whole rows a quarter-warp (8 distinct
+//! half `q / 4`. The codes' swizzle keeps a warp's reads of one chunk from
+//! its 8 rows `g` (64 bytes apart, so on two bank groups only, 4-way
+//! conflicts unswizzled) on 8 distinct groups of 4 banks. The copies write whole rows a quarter-warp (8 distinct
 //! 16-byte bank groups). After the ring, two buffers (steps `i` even and
 //! odd) of the group constants: weight row `r`'s for columns `32p .. 32p +
 //! 32` of the step at `2048 p + 8 r`, as `RowParams` (`mma_tile.rs`: packed scale,
@@ -292,12 +294,14 @@ pub(super) mod hopper {
     /// Where a consumer lane `(g, t)` of warp `warp` (of the block's
     /// warpgroups) works: its first weight row in the block (row `g` of
     /// its warp's 16 in tile 0; tile `a` adds 64 rows, the second row 8),
-    /// that row's codes and constants in a stage and buffer, and the
-    /// descriptor of the stage's activations.
+    /// that row's codes and constants in a stage and buffer, the swizzle of
+    /// its rows' code chunks (the same for all of them), and the descriptor
+    /// of the stage's activations.
     pub(in crate::int4_linear) struct Lane {
         row: usize,
         t: usize,
         codes: u32,
+        code_swizzle: u32,
         params: u32,
         b_descriptor: u64,
     }
@@ -311,6 +315,7 @@ pub(super) mod hopper {
                 row,
                 t: lane % 4,
                 codes: (64 * row) as u32,
+                code_swizzle: code_swizzle(row),
                 params: (8 * row) as u32,
                 b_descriptor: wgmma::descriptor_swizzle128(0, 1024),
             }
@@ -338,22 +343,31 @@ pub(super) mod hopper {
         }
     }
 
+    /// The byte offset (`16 (c ^ s)`, XORed with chunk `c`'s `16 c`) of
+    /// a code chunk of weight row `row` in the stage (layout above).
+    #[inline(always)]
+    fn code_swizzle(row: usize) -> u32 {
+        16 * ((row as u32 >> 1) % 4)
+    }
+
     /// The first copy slots of copying thread `thread`: code chunk
-    /// `(thread / 4, thread % 4)` at `16 thread`, activation chunk `(row,
-    /// c) = (thread / 16, thread % 16)` in its swizzled place; as `(code
-    /// row, chunk, slot, activation row, chunk, slot)`. Its others follow
-    /// as [`StepCopies`] lays them out: with `threads` copying threads,
-    /// `threads / 4` code rows (`16 threads` bytes) and `threads / 16`
-    /// activation rows (whole atoms, `8 threads` bytes) further on each.
+    /// `(thread / 4, thread % 4)` at its swizzled place in the row,
+    /// activation chunk `(row, c) = (thread / 16, thread % 16)` at its own;
+    /// as `(code row, chunk, slot, activation row, chunk, slot)`. Its
+    /// others follow as [`StepCopies`] lays them out: with `threads`
+    /// copying threads, `threads / 4` code rows (`16 threads` bytes, the
+    /// same swizzle: a multiple of 8 rows) and `threads / 16` activation
+    /// rows (whole atoms, `8 threads` bytes) further on each.
     #[inline(always)]
     pub(in crate::int4_linear) fn copy_slots<S: WgmmaTile>(thread: usize) -> (usize, usize, u32, usize, usize, u32) {
         let (code_row, code_chunk) = (thread / 4, thread % 4);
+        let code_slot = (64 * code_row) as u32 + ((16 * code_chunk) as u32 ^ code_swizzle(code_row));
         let (activation_row, activation_chunk) = (thread / 16, thread % 16);
         let activation_slot = S::CODE_BYTES_PER_STAGE
             + S::ACTIVATION_HALF_BYTES * (activation_chunk / 8)
             + 128 * activation_row
             + 16 * ((activation_chunk % 8) ^ (activation_row % 8));
-        (code_row, code_chunk, (16 * thread) as u32, activation_row, activation_chunk, activation_slot as u32)
+        (code_row, code_chunk, code_slot, activation_row, activation_chunk, activation_slot as u32)
     }
 
     /// Which group each 32-column slot of a step falls in: slot `p` of step
@@ -475,7 +489,8 @@ pub(super) mod hopper {
             // constants) of the lane's rows, and their group's constants.
             // SAFETY: aligned slots inside the stage and the buffer.
             let codes: [[[u32; 4]; 2]; TILES] = from_fn(|a| {
-                from_fn(|h| unsafe { load_shared16(stage + lane.codes + (4096 * a + 512 * h + 16 * p) as u32) })
+                let chunk = lane.codes + ((16 * p as u32) ^ lane.code_swizzle);
+                from_fn(|h| unsafe { load_shared16(stage + chunk + (4096 * a + 512 * h) as u32) })
             });
             let row_params: [[RowParams; 2]; TILES] = from_fn(|a| {
                 from_fn(|h| {

@@ -15,7 +15,7 @@
 //! per-step block barrier and the copies behind it, version 11 three times
 //! as long, and read more activations from L2 for the same MMAs.
 //!
-//! Shared memory, per stage: codes `0 .. 8192` (row `r` of 128 at `64 r`),
+//! Shared memory, per stage: codes `0 .. 8192` (row `r` of 128 at `64 r`, swizzled as in version 10),
 //! then the activations' two halves of 64 columns at `8192 + 32768 h`, as in
 //! version 10 with 256 rows. Launch: grid `(ceil(n / BLOCK_N), min(ceil(m /
 //! BLOCK_M), MAX_GRID_Y), splits)`, exactly `BLOCK_THREADS` (256) threads,
