@@ -263,7 +263,7 @@ mod hopper {
                     mbarrier::wait(ring.full(fill), ring.parity(fill));
                     wgmma::fence_shared_writes();
                     let accumulate = i > steps.start;
-                    mma_step::<T, V10, 2, 64>(
+                    mma_step::<T, V10, 2, 64, 2>(
                         &mut acc,
                         accumulate,
                         stage,
@@ -272,7 +272,7 @@ mod hopper {
                         |chunk| {
                             // Only this chunk's MMAs are pending: the previous
                             // step's have completed, and its stage is free.
-                            if let (0, Some(previous)) = (chunk, previous) {
+                            if let (1, Some(previous)) = (chunk, previous) {
                                 mbarrier::arrive(previous);
                             }
                         },
