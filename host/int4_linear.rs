@@ -155,7 +155,7 @@ pub enum Int4LinearVersion {
     /// activation rows; a 3-stage ring. Compute capability 9.0 only; split
     /// as version 7.
     V11 { split_k: u32 },
-    /// Version 10's tile and MMAs with a third warpgroup that does every
+    /// Version 10's tile and MMAs with two producer warpgroups that do every
     /// copy, meeting the MMA warpgroups through an mbarrier pair a stage
     /// instead of a block barrier each step. Compute capability 9.0 only;
     /// split as version 7.
@@ -192,13 +192,15 @@ impl Int4LinearVersion {
             // split-K"): v6's time grows with every 16 rows, v7's is flat
             // up to 128, and they cross near 48 rows on the four shapes
             // run 8 measured v6 on.
-            // On compute capability 9.0 version 10 (the same tiling on
-            // warpgroup MMAs) takes its place: 1.3-1.45x faster at M = 1024
-            // and 1.1-1.45x at M = 128 (docs/PERF.md, run 13). Version 11
-            // (256 activation rows a tile) measured within 4% of it at M =
-            // 1024, either way (run 14), so it is not chosen.
-            _ if m > v7::ABOVE_M && Self::V10 { split_k: 1 }.runs_on(device.compute_capability) => {
-                Self::V10 { split_k: 1 }
+            // On compute capability 9.0 version 12 (the same tiling on
+            // warpgroup MMAs, fed by producer warpgroups) takes its place:
+            // version 10 was 1.3-1.45x faster than version 7 at M = 1024
+            // and 1.1-1.45x at M = 128 (docs/PERF.md, run 13), version 12
+            // 1.1-1.2x faster than version 10 from M = 128 to 8192 (run
+            // 15). Version 11 (256 activation rows a tile) is not faster
+            // than version 10 (runs 14 and 15), so it is not chosen.
+            _ if m > v7::ABOVE_M && Self::V12 { split_k: 1 }.runs_on(device.compute_capability) => {
+                Self::V12 { split_k: 1 }
             }
             _ if m > v7::ABOVE_M => Self::V7 { split_k: 1 },
             _ => Self::V6 { warps: v3::DEFAULT_WARPS },
@@ -370,7 +372,7 @@ pub struct Int4LinearBuffers {
 /// `device`, 1 for none.
 ///
 /// A block holds a multiprocessor alone (version 7: 120 KB of shared memory,
-/// ~230 registers a thread; version 10: 209 KB; version 11: 225 KB), so `s` slices of `tiles =
+/// ~230 registers a thread; versions 10 to 12: 209 to 226 KB), so `s` slices of `tiles =
 /// ceil(n / BLOCK_N) * ceil(m / BLOCK_M)` tiles run in `waves = ceil(s *
 /// tiles / multiprocessors)` waves of `ceil(steps / s)` steps of 128
 /// columns each. The split minimises the predicted time
@@ -383,8 +385,9 @@ pub struct Int4LinearBuffers {
 /// not finer than that, and a split costs a workspace. `STEP` is a block's
 /// step on the H100: 2.0 µs for version 7 (run 8: 65.5 µs for 32 steps),
 /// 2.4 µs for version 10 (run 14: 76.2 µs for 32 steps at 1024x4096x4096,
-/// a tile twice version 7's) and 2.45 µs for version 11 (run 14: 78.9 µs,
-/// the same tile area); `REDUCE` (3 µs, the second launch) and
+/// a tile twice version 7's), 2.45 µs for version 11 (run 14: 78.9 µs,
+/// the same tile area) and 2.05 µs for version 12 (run 15: 65.3 µs, the
+/// same tile as version 10); `REDUCE` (3 µs, the second launch) and
 /// `SLICE` (a tile's partial written and read back at ~3 TB/s: 44 ns for
 /// version 7's 64 KB) are predictions (docs/PERF.md, "v7 split-K"). On the H100, version 7's
 /// 32 tiles (N = 4096, M <= 128) split 4 ways, 64 tiles (N = 8192) 2 ways,
@@ -394,7 +397,7 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
         Int4LinearVersion::V7 { .. } => (v7::BLOCK_M, 2000),
         Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, 2400),
         Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, 2450),
-        Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, 2400),
+        Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, 2050),
         _ => return 1,
     };
     let block_n = version.rows_per_block();

@@ -343,8 +343,8 @@ pub mod int4_linear {
     }
 
     /// Version 12, `int4_linear_v12_*` and `int4_linear_v12_split_k_*`
-    /// (sm_90a only): version 10's tile and MMAs, with a third warpgroup
-    /// that does every copy (the producer) and mbarriers a stage in place of
+    /// (sm_90a only): version 10's tile and MMAs, with two more warpgroups
+    /// that do every copy (the producers) and mbarriers a stage in place of
     /// the block barrier each step. Every constant not defined here is
     /// version 10's; 225 KB of shared memory.
     pub mod v12 {
@@ -355,15 +355,15 @@ pub mod int4_linear {
         };
         /// Threads of the MMA warpgroups (the consumers), which own the tile's rows as in version 10.
         pub const CONSUMER_THREADS: usize = WARPGROUPS * 128;
-        /// Threads of the producer warpgroup, which copies every stage.
-        pub const PRODUCER_THREADS: usize = 128;
+        /// Threads of the producer warpgroups, which copy every stage.
+        pub const PRODUCER_THREADS: usize = 256;
         /// Threads per block (fixed): the consumers, then the producer.
         pub const BLOCK_THREADS: u32 = (CONSUMER_THREADS + PRODUCER_THREADS) as u32;
         /// Registers a producer thread keeps (`setmaxnreg.dec`).
-        pub const PRODUCER_REGISTERS: u32 = 88;
+        pub const PRODUCER_REGISTERS: u32 = 56;
         /// Registers a consumer thread takes (`setmaxnreg.inc`): what the
-        /// producer gives back from the 168 a thread a block of 384 starts with.
-        pub const CONSUMER_REGISTERS: u32 = 208;
+        /// producers give back from the 128 a thread a block of 512 starts with.
+        pub const CONSUMER_REGISTERS: u32 = 200;
         /// Dynamic shared memory per block: the ring (each stage followed by
         /// its step's group constants), two mbarriers a stage, and room to
         /// align the ring.

@@ -278,7 +278,7 @@ pub(super) mod hopper {
                 }
                 let accumulate = i > first_step;
                 // SAFETY: the whole block, after the barrier that made the stage visible.
-                unsafe { mma_step::<T, S, TILES, ACC, 1>(&mut acc, accumulate, stage, constants, &lane, |_| {}) };
+                unsafe { mma_step::<T, S, TILES, ACC>(&mut acc, accumulate, stage, constants, &lane, |_| {}) };
             }
             wgmma::wait::<0>();
             for acc in acc.iter_mut() {
@@ -475,13 +475,7 @@ pub(super) mod hopper {
     /// and visible to the MMAs (the async proxy), and stay unwritten until
     /// a `wgmma::wait` covers the step's last group.
     #[inline(always)]
-    pub(in crate::int4_linear) unsafe fn mma_step<
-        T: WgmmaHalf,
-        S: WgmmaTile,
-        const TILES: usize,
-        const ACC: usize,
-        const PENDING: u32,
-    >(
+    pub(in crate::int4_linear) unsafe fn mma_step<T: WgmmaHalf, S: WgmmaTile, const TILES: usize, const ACC: usize>(
         acc: &mut [[f32; ACC]; TILES],
         accumulate: bool,
         stage: u32,
@@ -527,7 +521,7 @@ pub(super) mod hopper {
                     unsafe { wgmma::mma::<T, ACC>(acc, fragments[a], b, accumulate || chunk > 0) };
                 }
                 wgmma::commit();
-                wgmma::wait::<PENDING>();
+                wgmma::wait::<1>();
                 after_chunk(chunk);
             }
         }

@@ -4,9 +4,9 @@
 //! Run 14's `ncu` of version 10 (1024x8192x28672) found the tensor pipe 46%
 //! busy and its warps stalled, per instruction issued, 0.9 cycles at the
 //! block barrier every step and 1.0 on global loads (the group constants),
-//! besides the copies' own instructions. Here a third warpgroup, the
-//! producer, does all of that: it copies each step's codes and activations
-//! with `cp.async` and converts and stores its group constants, while the
+//! besides the copies' own instructions. Here two more warpgroups, the
+//! producers, do all of that: they copy each step's codes and activations
+//! with `cp.async` and convert and store its group constants, while the
 //! two MMA warpgroups (the consumers) only dequantize and multiply. They
 //! meet through a pair of mbarriers a stage ([`crate::mbarrier`]) instead
 //! of the whole block meeting every step:
@@ -26,11 +26,12 @@
 //! 2` of `empty[s]` (the consumers' release of use `u - 1`; for `u = 0`
 //! that is parity 1, which passes at once).
 //!
-//! **Registers.** 384 threads a block leave 168 registers a thread at launch
-//! (`.maxntid`, set by the PTX build); the producer gives up all but
-//! `PRODUCER_REGISTERS` (`setmaxnreg.dec`) and the consumers take
-//! `CONSUMER_REGISTERS` (`setmaxnreg.inc`), which version 10's
-//! accumulators and fragments need.
+//! **Registers.** 512 threads a block leave 128 registers a thread at launch
+//! (`.maxntid`, set by the PTX build); the producer warpgroups give up all
+//! but `PRODUCER_REGISTERS` (56, `setmaxnreg.dec`) and the consumers take
+//! `CONSUMER_REGISTERS` (200, `setmaxnreg.inc`), which version 10's
+//! accumulators and fragments need (ptxas keeps the main loop of each in
+//! registers; a few values a tile, and two a producer step, go to the stack).
 //!
 //! **Shared memory.** The ring starts at a 1024-byte boundary; stage `s` at
 //! `s * (STAGE_BYTES + PARAM_BYTES)` holds version 10's codes and
@@ -38,13 +39,16 @@
 //! (version 10's buffer layout). After the ring, `full[0..STAGES]` and
 //! `empty[0..STAGES]`, 8 bytes each.
 //!
-//! **Copies.** Producer thread `p` (of 128) copies code chunks `(p / 4 + 32
-//! j, p % 4)` and activation chunks `(p / 16 + 8 j, p % 16)`, and stores
-//! the constants of weight rows `p` and `p + 128`. Edges, error and
-//! epilogue as in version 10.
+//! **Copies.** Producer thread `p` (of 256) copies code chunks `(p / 4 + 64
+//! j, p % 4)` and activation chunks `(p / 16 + 16 j, p % 16)`, as version
+//! 10's threads do, and stores the constants of weight row `p`. A single
+//! producer warpgroup (each thread twice that) measured 8-14% slower: one
+//! warp a scheduler was too few to issue a step's copies and constants in
+//! the time the consumers take for it. Edges, error and epilogue as in
+//! version 10.
 //!
 //! Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M), MAX_GRID_Y),
-//! splits)`, exactly `BLOCK_THREADS` (384) threads, `SHARED_BYTES` of
+//! splits)`, exactly `BLOCK_THREADS` (512) threads, `SHARED_BYTES` of
 //! dynamic shared memory. In the `sm_80` PTX the entry points trap.
 
 use super::GroupParams;
@@ -158,12 +162,12 @@ mod hopper {
         }
         sync_threads();
         if thread >= CONSUMER_THREADS {
-            // SAFETY: the whole producer warpgroup; it only gives registers back.
+            // SAFETY: each producer warpgroup, whole; it only gives registers back.
             unsafe { set_max_registers::<false, PRODUCER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
             unsafe { produce::<T>(thread - CONSUMER_THREADS, &ring, (x, qweight), &groups, dims, steps) };
         } else {
-            // SAFETY: each consumer warpgroup; the producer's decrease frees what they take.
+            // SAFETY: each consumer warpgroup, whole; the producers' decreases free what they take.
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
             unsafe { consume::<T>(thread, &ring, dims, steps, store) };
@@ -263,7 +267,7 @@ mod hopper {
                     mbarrier::wait(ring.full(fill), ring.parity(fill));
                     wgmma::fence_shared_writes();
                     let accumulate = i > steps.start;
-                    mma_step::<T, V10, 2, 64, 2>(
+                    mma_step::<T, V10, 2, 64>(
                         &mut acc,
                         accumulate,
                         stage,
@@ -272,7 +276,7 @@ mod hopper {
                         |chunk| {
                             // Only this chunk's MMAs are pending: the previous
                             // step's have completed, and its stage is free.
-                            if let (1, Some(previous)) = (chunk, previous) {
+                            if let (0, Some(previous)) = (chunk, previous) {
                                 mbarrier::arrive(previous);
                             }
                         },
