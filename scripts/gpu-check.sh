@@ -35,14 +35,14 @@ run_tests() {
 # device call's 10 minutes. SANITIZE_RUNS="tool:binary[:args] ..." runs a
 # subset; args (comma-separated) go to the test binary, to split a long run
 # over device calls: racecheck of the whole int4 binary took about 580 s on
-# the H100 (run 14), as "racecheck:int4_linear:ragged" (215 s) and
-# "racecheck:int4_linear:--skip,ragged" (365 s).
+# the H100 before version 12 (run 14), so it runs in three parts.
 sanitize() {
     local rc=0 scratch tool test args
     scratch=$(mktemp)
     for run in ${SANITIZE_RUNS:-memcheck:add_mul_exp memcheck:quantize_int8 memcheck:int4_linear memcheck:raw_launch \
-        memcheck:graph racecheck:add_mul_exp racecheck:quantize_int8 racecheck:int4_linear:ragged \
-        racecheck:int4_linear:--skip,ragged racecheck:raw_launch synccheck:int4_linear synccheck:raw_launch}; do
+        memcheck:graph racecheck:add_mul_exp racecheck:quantize_int8 racecheck:int4_linear:gemm_tiles_ragged \
+        racecheck:int4_linear:split_k_ragged racecheck:int4_linear:--skip,ragged racecheck:raw_launch \
+        synccheck:int4_linear synccheck:raw_launch}; do
         IFS=: read -r tool test args <<<"$run"
         test=tests/$test
         echo "-- $tool $(basename "$test") ${args//,/ }"
