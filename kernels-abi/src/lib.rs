@@ -276,7 +276,7 @@ pub mod int4_linear {
         pub const MIN_SLICE_STEPS: usize = 4;
     }
 
-    /// The constants of a warpgroup-MMA tile (versions 10 and 11) from its
+    /// The constants of a warpgroup-MMA tile (versions 10 and 11; 12 is 10's) from its
     /// weight rows per warpgroup, activation rows and stages.
     macro_rules! wgmma_tile {
         ($warpgroup_n:expr, $block_m:expr, $stages:expr) => {

@@ -89,10 +89,10 @@ tiled_entry_points! {
     split_k: int4_linear_v10_split_k_f16, int4_linear_v10_split_k_bf16
 }
 
-/// The main loop of versions 10 and 11: `TILES` MMA tiles of 64 weight rows
-/// a warpgroup, `ACC` accumulators a thread and tile (64 for
-/// `m64n128k16`, 128 for `m64n256k16`); its other constants come from
-/// [`WgmmaTile`].
+/// The main loop of versions 10 and 11 (version 12 shares its step,
+/// `hopper::mma_step`): `TILES` MMA tiles of 64 weight rows a warpgroup,
+/// `ACC` accumulators a thread and tile (64 for `m64n128k16`, 128 for
+/// `m64n256k16`); its other constants come from [`WgmmaTile`].
 pub(super) struct WarpgroupGemm<const TILES: usize, const ACC: usize>;
 
 /// Version 10's main loop (launch shape above).

@@ -10,13 +10,15 @@
 //! named as what held version 10 back. The price: twice the activations a
 //! stage (64 KB), so 3 stages (one step of copies in flight, not two) fit
 //! in the 227 KB of shared memory, and a tile wastes more of itself when
-//! `m` is not a multiple of 256. Measured (run 14, docs/PERF.md): within 4%
-//! of version 10 either way from M = 256 to 8192; both now wait on the
-//! per-step block barrier and the copies behind it, version 11 three times
-//! as long, and read more activations from L2 for the same MMAs.
+//! `m` is not a multiple of 256. Measured (docs/PERF.md): within 4% of
+//! version 10 either way from M = 256 to 8192, in run 14 with its MMAs
+//! serialized by ptxas (C7515, since mended) and in run 15 without; it
+//! reads the activations from L2 twice as often as version 10 for the same
+//! MMAs, and the L2 is what limits these tiles.
 //!
-//! Shared memory, per stage: codes `0 .. 8192` (row `r` of 128 at `64 r`, swizzled as in version 10),
-//! then the activations' two halves of 64 columns at `8192 + 32768 h`, as in
+//! Shared memory, per stage: codes `0 .. 8192` (row `r` of 128 at `64 r`,
+//! swizzled as in version 10), then the activations' two halves of 64
+//! columns at `8192 + 32768 h`, as in
 //! version 10 with 256 rows. Launch: grid `(ceil(n / BLOCK_N), min(ceil(m /
 //! BLOCK_M), MAX_GRID_Y), splits)`, exactly `BLOCK_THREADS` (256) threads,
 //! `SHARED_BYTES` of dynamic shared memory. In the `sm_80` PTX the entry
