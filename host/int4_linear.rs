@@ -372,7 +372,7 @@ pub struct Int4LinearBuffers {
 /// `device`, 1 for none.
 ///
 /// A block holds a multiprocessor alone (version 7: 120 KB of shared memory,
-/// ~230 registers a thread; versions 10 to 12: 209 to 226 KB), so `s` slices of `tiles =
+/// ~230 registers a thread; versions 10 to 12: 209 to 225 KB), so `s` slices of `tiles =
 /// ceil(n / BLOCK_N) * ceil(m / BLOCK_M)` tiles run in `waves = ceil(s *
 /// tiles / multiprocessors)` waves of `ceil(steps / s)` steps of 128
 /// columns each. The split minimises the predicted time

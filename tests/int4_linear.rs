@@ -319,7 +319,7 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         )?;
         let runs = [(8, 0), (8, 9), (9, 0), (10, 0), (12, 0)].map(|cc| version.runs_on(cc));
         ensure(runs == [false, false, true, false, false], || format!("v{number} runs_on: {runs:?}"))?;
-        // Within the H100's 227 KB a block (v10 209 KB, v11 225 KB, v12 226 KB).
+        // Within the H100's 227 KB a block (v10 209 KB, v11 and v12 225 KB).
         ensure(shared_mem_bytes <= 227 * 1024, || format!("v{number}: {shared_mem_bytes} bytes of shared memory"))?;
     }
     ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() >= 10 || v.runs_on((8, 0))), || "runs_on".into())
