@@ -194,13 +194,9 @@ pub(super) mod hopper {
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
     ) {
-        // 16-byte chunks of codes (4 a row) and of activations (16 a row) in a stage.
-        let (code_chunks, activation_chunks) = (S::BLOCK_N * 4, S::BLOCK_M * 16);
         const {
             assert!(
-                S::BLOCK_N * 4 % THREADS == 0
-                    && S::BLOCK_M * 16 % THREADS == 0
-                    && (S::BLOCK_N == THREADS || 2 * S::BLOCK_N == THREADS) // one or two threads a row's constants
+                (S::BLOCK_N == THREADS || 2 * S::BLOCK_N == THREADS) // one or two threads a row's constants
                     && (S::STAGES == 3 || S::STAGES == 4)
             )
         };
@@ -213,8 +209,6 @@ pub(super) mod hopper {
         let shared = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
         let stage_of = |step: usize| shared + ((step % S::STAGES) * S::STAGE_BYTES) as u32;
         let constants_of = |step: usize| shared + (S::STAGES * S::STAGE_BYTES + (step % 2) * S::PARAM_BYTES) as u32;
-        let (code_row, code_chunk, code_slot, activation_row, activation_chunk, activation_slot) =
-            copy_slots::<S>(thread);
         // This thread's row of group constants (rows past n take row n - 1's)
         // and its share of the row's slots in a step: all of them (256 rows a
         // block), or half (128 rows, two threads a row, one per warpgroup).
@@ -229,14 +223,7 @@ pub(super) mod hopper {
         // and with no steps every tile's sums are these zeros.
         let mut acc = [[0.0f32; ACC]; TILES];
         for first_m in activation_tiles(m, S::BLOCK_M) {
-            let copies = StepCopies::new(
-                (x, qweight),
-                (m, n, k),
-                (first_row + code_row, code_chunk, code_slot),
-                (first_m + activation_row, activation_chunk, activation_slot),
-                (THREADS, 8 * THREADS as u32),
-                (code_chunks / THREADS, activation_chunks / THREADS),
-            );
+            let copies = stage_copies::<T, S, THREADS>((x, qweight), (m, n, k), (first_row, first_m), thread);
             // Copies step `i` into its stage (none past the slice's last
             // step), then commits a group either way, so that the `j`-th
             // group holds the slice's `j`-th step.
@@ -350,16 +337,22 @@ pub(super) mod hopper {
         16 * ((row as u32 >> 1) % 4)
     }
 
-    /// The first copy slots of copying thread `thread`: code chunk
-    /// `(thread / 4, thread % 4)` at its swizzled place in the row,
-    /// activation chunk `(row, c) = (thread / 16, thread % 16)` at its own;
-    /// as `(code row, chunk, slot, activation row, chunk, slot)`. Its
-    /// others follow as [`StepCopies`] lays them out: with `threads`
-    /// copying threads, `threads / 4` code rows (`16 threads` bytes, the
-    /// same swizzle: a multiple of 8 rows) and `threads / 16` activation
-    /// rows (whole atoms, `8 threads` bytes) further on each.
+    /// The copies of copying thread `thread` (of `THREADS`) into a stage
+    /// of `S`'s layout, for the tile of weight rows from `first_row` and
+    /// activation rows from `first_m`: its first code chunk `(thread / 4,
+    /// thread % 4)` at its swizzled place in the row, its first activation
+    /// chunk `(row, c) = (thread / 16, thread % 16)` at its own, the others
+    /// `THREADS / 4` code rows (`16 THREADS` bytes, the same swizzle: a
+    /// multiple of 8 rows) and `THREADS / 16` activation rows (whole atoms,
+    /// `8 THREADS` bytes) further on each.
     #[inline(always)]
-    pub(in crate::int4_linear) fn copy_slots<S: WgmmaTile>(thread: usize) -> (usize, usize, u32, usize, usize, u32) {
+    pub(in crate::int4_linear) fn stage_copies<T, S: WgmmaTile, const THREADS: usize>(
+        sources: (*const T, *const u32),
+        dims: (usize, usize, usize),
+        (first_row, first_m): (usize, usize),
+        thread: usize,
+    ) -> StepCopies<T> {
+        const { assert!(S::BLOCK_N * 4 % THREADS == 0 && S::BLOCK_M * 16 % THREADS == 0) };
         let (code_row, code_chunk) = (thread / 4, thread % 4);
         let code_slot = (64 * code_row) as u32 + ((16 * code_chunk) as u32 ^ code_swizzle(code_row));
         let (activation_row, activation_chunk) = (thread / 16, thread % 16);
@@ -367,7 +360,15 @@ pub(super) mod hopper {
             + S::ACTIVATION_HALF_BYTES * (activation_chunk / 8)
             + 128 * activation_row
             + 16 * ((activation_chunk % 8) ^ (activation_row % 8));
-        (code_row, code_chunk, code_slot, activation_row, activation_chunk, activation_slot as u32)
+        StepCopies::new(
+            sources,
+            dims,
+            (first_row + code_row, code_chunk, code_slot),
+            (first_m + activation_row, activation_chunk, activation_slot as u32),
+            (THREADS, 8 * THREADS as u32),
+            // 16-byte chunks of codes (4 a row) and of activations (16 a row) in a stage.
+            (S::BLOCK_N * 4 / THREADS, S::BLOCK_M * 16 / THREADS),
+        )
     }
 
     /// Which group each 32-column slot of a step falls in: slot `p` of step

@@ -94,9 +94,9 @@ mod hopper {
     use super::GroupParams;
     use crate::async_copy::{self, dynamic_shared_address};
     use crate::device::{block_idx_x, sync_threads, thread_idx_x};
-    use crate::int4_linear::mma_tile::{StepCopies, activation_tiles};
+    use crate::int4_linear::mma_tile::activation_tiles;
     use crate::int4_linear::v10::V10;
-    use crate::int4_linear::v10::hopper::{Lane, StepGroups, copy_slots, mma_step, store_constants};
+    use crate::int4_linear::v10::hopper::{Lane, StepGroups, mma_step, stage_copies, store_constants};
     use crate::mbarrier;
     use crate::wgmma::{self, WgmmaHalf, set_max_registers};
     use core::ops::Range;
@@ -107,8 +107,6 @@ mod hopper {
 
     /// Bytes from one stage (with its constants) to the next.
     const STAGE_STRIDE: usize = STAGE_BYTES + PARAM_BYTES;
-    /// Weight rows whose constants each producer thread stores.
-    const ROWS_PER_PRODUCER: usize = BLOCK_N / PRODUCER_THREADS;
 
     /// The ring in shared memory, addressed by the block's running count of
     /// steps (`fill`, across its activation tiles).
@@ -146,7 +144,8 @@ mod hopper {
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
     ) {
-        const { assert!(BLOCK_N % PRODUCER_THREADS == 0 && CONSUMER_THREADS + PRODUCER_THREADS == BLOCK_THREADS as usize) };
+        // One producer thread a weight row's constants.
+        const { assert!(BLOCK_N == PRODUCER_THREADS && CONSUMER_THREADS + PRODUCER_THREADS == BLOCK_THREADS as usize) };
         let stages = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
         let ring = Ring { stages, barriers: stages + (STAGES * STAGE_STRIDE) as u32 };
         let thread = thread_idx_x() as usize % BLOCK_THREADS as usize;
@@ -188,44 +187,31 @@ mod hopper {
         steps: Range<usize>,
     ) {
         let first_row = block_idx_x() as usize * BLOCK_N;
-        let (code_row, code_chunk, code_slot, activation_row, activation_chunk, activation_slot) =
-            copy_slots::<V10>(thread);
         let step_groups = StepGroups::new(groups, k);
         let all_slots = 0..GROUPS_PER_STEP;
-        // The block's rows whose constants this thread stores (rows past n
-        // take row n - 1's).
-        let param_row = |r: usize| (first_row + thread + PRODUCER_THREADS * r).min(n - 1);
+        // The block's row whose constants this thread stores (rows past n
+        // take row n - 1's), and where they go in a stage.
+        let param_row = (first_row + thread).min(n - 1);
+        let param_slot = (STAGE_BYTES + 8 * thread) as u32;
         let mut fill = 0u32;
         for first_m in activation_tiles(m, BLOCK_M) {
-            let copies = StepCopies::new(
-                (x, qweight),
-                (m, n, k),
-                (first_row + code_row, code_chunk, code_slot),
-                (first_m + activation_row, activation_chunk, activation_slot),
-                (PRODUCER_THREADS, 8 * PRODUCER_THREADS as u32),
-                (BLOCK_N * 4 / PRODUCER_THREADS, BLOCK_M * 16 / PRODUCER_THREADS),
-            );
+            let copies =
+                stage_copies::<T, V10, PRODUCER_THREADS>((x, qweight), (m, n, k), (first_row, first_m), thread);
             for i in steps.clone() {
                 let stage = ring.stage(fill);
                 // SAFETY (all below): the ring's barriers and slots; x, the
-                // weights and the constants as the caller's; param_row(r) < n.
+                // weights and the constants as the caller's; param_row < n.
                 unsafe {
                     mbarrier::wait(ring.empty(fill), ring.parity(fill) ^ 1);
                     // Loads first (from L1, prefetched a step before), so
                     // that the copies issue while they are in flight.
-                    let raw: [_; ROWS_PER_PRODUCER] =
-                        core::array::from_fn(|r| step_groups.raw(groups, param_row(r), i, all_slots.clone()));
+                    let raw = step_groups.raw(groups, param_row, i, all_slots.clone());
                     copies.copy(stage, i);
                     mbarrier::arrive_on_copies(ring.full(fill));
-                    for (r, raw) in raw.iter().enumerate() {
-                        let row_params = stage + (STAGE_BYTES + 8 * (thread + PRODUCER_THREADS * r)) as u32;
-                        store_constants::<T, V10>(row_params, raw, all_slots.clone());
-                    }
+                    store_constants::<T, V10>(stage + param_slot, &raw, all_slots.clone());
                     mbarrier::arrive(ring.full(fill));
                     if i + 1 < steps.end {
-                        for r in 0..ROWS_PER_PRODUCER {
-                            step_groups.prefetch(groups, param_row(r), i + 1, all_slots.clone());
-                        }
+                        step_groups.prefetch(groups, param_row, i + 1, all_slots.clone());
                     }
                 }
                 fill += 1;
