@@ -10,6 +10,11 @@ fn main() {
         // Version 12 splits its registers between warpgroups (setmaxnreg),
         // from the count ptxas gives a block of exactly this size.
         .max_threads("int4_linear_v12_", quant_kernels_abi::int4_linear::v12::BLOCK_THREADS)
+        .max_threads("int4_linear_v13_", quant_kernels_abi::int4_linear::v13::BLOCK_THREADS)
+        // Version 13 runs in clusters along the grid's x and reads its
+        // first argument, a tensor map, where it lies.
+        .cluster_dims("int4_linear_v13_", [quant_kernels_abi::int4_linear::v13::CLUSTER as u32, 1, 1])
+        .tensor_map_param("int4_linear_v13_", 0)
         .build(&out_dir);
     if let Err(error) = build {
         eprintln!("error: {error}");

@@ -27,7 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -102,6 +102,16 @@ pub const V12_KERNELS: PerFloat<Option<&str>> =
 pub const V12_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v12_split_k_f16"), bf16: Some("int4_linear_v12_split_k_bf16") };
 
+/// Version 13's entry points (version 12 in clusters of two blocks that
+/// share the activations; sm_90a only). The first argument is a tensor map
+/// of `x` ([`TensorMap`](crate::TensorMap)) in place of its address.
+pub const V13_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v13_f16"), bf16: Some("int4_linear_v13_bf16") };
+
+/// Version 13's split-K entry points (see [`SplitK`]).
+pub const V13_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v13_split_k_f16"), bf16: Some("int4_linear_v13_split_k_bf16") };
+
 /// Version 7's entry points (a tiled GEMM for large `m`).
 pub const V7_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v7_f16"), bf16: Some("int4_linear_v7_bf16") };
@@ -160,11 +170,16 @@ pub enum Int4LinearVersion {
     /// instead of a block barrier each step. Compute capability 9.0 only;
     /// split as version 7.
     V12 { split_k: u32 },
+    /// Version 12 in clusters of two blocks along `n`, which share each
+    /// stage's activations: each block copies half of them with the TMA
+    /// unit into both (multicast), so they cross L2 half as often. Compute
+    /// capability 9.0 only; split as version 7.
+    V13 { split_k: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 11] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -175,6 +190,7 @@ impl Int4LinearVersion {
         Self::V10 { split_k: 1 },
         Self::V11 { split_k: 1 },
         Self::V12 { split_k: 1 },
+        Self::V13 { split_k: 1 },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -240,6 +256,7 @@ impl Int4LinearVersion {
             Self::V10 { .. } => v10::BLOCK_N,
             Self::V11 { .. } => v11::BLOCK_N,
             Self::V12 { .. } => v12::BLOCK_N,
+            Self::V13 { .. } => v13::BLOCK_N,
         }
     }
 
@@ -247,17 +264,25 @@ impl Int4LinearVersion {
     /// (3 to 6).
     pub fn warps(self) -> Option<u32> {
         match self {
-            Self::V1 | Self::V2 | Self::V7 { .. } | Self::V10 { .. } | Self::V11 { .. } | Self::V12 { .. } => None,
+            Self::V1
+            | Self::V2
+            | Self::V7 { .. }
+            | Self::V10 { .. }
+            | Self::V11 { .. }
+            | Self::V12 { .. }
+            | Self::V13 { .. } => None,
             Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } => Some(warps),
         }
     }
 
-    /// The slices `K` is split into, for versions 7, 10, 11 and 12 (the others have no split).
+    /// The slices `K` is split into, for versions 7 and 10 to 13 (the others have no split).
     pub fn split_k(self) -> Option<u32> {
         match self {
-            Self::V7 { split_k } | Self::V10 { split_k } | Self::V11 { split_k } | Self::V12 { split_k } => {
-                Some(split_k)
-            }
+            Self::V7 { split_k }
+            | Self::V10 { split_k }
+            | Self::V11 { split_k }
+            | Self::V12 { split_k }
+            | Self::V13 { split_k } => Some(split_k),
             _ => None,
         }
     }
@@ -274,19 +299,20 @@ impl Int4LinearVersion {
         }
     }
 
-    /// This version with `K` split into `split_k` slices (versions 7, 10,
-    /// 11 and 12; the others have no split and are returned as they are).
+    /// This version with `K` split into `split_k` slices (versions 7 and 10
+    /// to 13; the others have no split and are returned as they are).
     pub fn with_split_k(self, split_k: u32) -> Self {
         match self {
             Self::V7 { .. } => Self::V7 { split_k },
             Self::V10 { .. } => Self::V10 { split_k },
             Self::V11 { .. } => Self::V11 { split_k },
             Self::V12 { .. } => Self::V12 { split_k },
+            Self::V13 { .. } => Self::V13 { split_k },
             unsplit => unsplit,
         }
     }
 
-    /// 1 to 7, 10, 11 and 12.
+    /// 1 to 7 and 10 to 13.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -299,17 +325,19 @@ impl Int4LinearVersion {
             Self::V10 { .. } => 10,
             Self::V11 { .. } => 11,
             Self::V12 { .. } => 12,
+            Self::V13 { .. } => 13,
         }
     }
 
     /// Whether this version runs on a device of `compute_capability`:
-    /// versions 10 to 12 are only in the `sm_90a` PTX, which only compute
+    /// versions 10 to 13 are only in the `sm_90a` PTX, which only compute
     /// capability 9.0 runs (elsewhere their entry points trap).
     pub fn runs_on(self, compute_capability: (u32, u32)) -> bool {
         match self {
             Self::V10 { .. } => compute_capability == v10::COMPUTE_CAPABILITY,
             Self::V11 { .. } => compute_capability == v11::COMPUTE_CAPABILITY,
             Self::V12 { .. } => compute_capability == v12::COMPUTE_CAPABILITY,
+            Self::V13 { .. } => compute_capability == v13::COMPUTE_CAPABILITY,
             _ => true,
         }
     }
@@ -343,6 +371,8 @@ impl Int4LinearVersion {
             Self::V11 { .. } => V11_KERNELS,
             Self::V12 { split_k } if split_k > 1 => V12_SPLIT_K_KERNELS,
             Self::V12 { .. } => V12_KERNELS,
+            Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
+            Self::V13 { .. } => V13_KERNELS,
         };
         names.get::<T>()
     }
@@ -398,6 +428,7 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
         Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, 2400),
         Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, 2450),
         Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, 2050),
+        Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, 2050),
         _ => return 1,
     };
     let block_n = version.rows_per_block();
@@ -521,7 +552,8 @@ pub fn plan_version<T: Float>(
         Int4LinearVersion::V7 { split_k }
         | Int4LinearVersion::V10 { split_k }
         | Int4LinearVersion::V11 { split_k }
-        | Int4LinearVersion::V12 { split_k } => {
+        | Int4LinearVersion::V12 { split_k }
+        | Int4LinearVersion::V13 { split_k } => {
             // The slices are gridDim.z.
             if !(1..=MAX_GRID_Z).contains(&split_k) {
                 return Err(Error::InvalidSplitK { split_k, max: MAX_GRID_Z });
@@ -530,6 +562,7 @@ pub fn plan_version<T: Float>(
                 Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, v10::BLOCK_THREADS, v10::SHARED_BYTES),
                 Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, v11::BLOCK_THREADS, v11::SHARED_BYTES),
                 Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, v12::BLOCK_THREADS, v12::SHARED_BYTES),
+                Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, v13::BLOCK_THREADS, v13::SHARED_BYTES),
                 _ => (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES),
             }
         }
@@ -550,12 +583,24 @@ pub fn plan_version<T: Float>(
             (m_tile, warps * 32, shared)
         }
     };
+    let mut blocks_n = shape.n.div_ceil(version.rows_per_block());
+    if let Int4LinearVersion::V13 { .. } = version {
+        // Whole clusters; its tensor map's box coordinates are 32-bit signed
+        // and reach one tile past m and a step past k.
+        blocks_n = blocks_n.next_multiple_of(v13::CLUSTER);
+        for (what, value) in [("m", m), ("k", shape.k)] {
+            let limit = i32::MAX as usize - v13::BLOCK_M.max(v13::STEP_K);
+            if value > limit {
+                return Err(Error::TooLarge { what, value: value as u128, limit: limit as u128 });
+            }
+        }
+    }
     let splits = version.split_k().unwrap_or(1);
     let m_tiles = m.div_ceil(m_tile).min(MAX_GRID_Y as usize);
     let launch = Launch {
         kernel,
         config: LaunchConfig {
-            grid: [shape.n.div_ceil(version.rows_per_block()) as u32, m_tiles as u32, splits],
+            grid: [blocks_n as u32, m_tiles as u32, splits],
             block: [block_threads, 1, 1],
             shared_mem_bytes,
         },
@@ -579,9 +624,10 @@ pub fn plan_version<T: Float>(
 
 #[cfg(feature = "cuda")]
 mod cuda {
-    use super::{Int4LinearBuffers, Int4LinearVersion, plan_version};
+    use super::{Int4LinearBuffers, Int4LinearVersion, plan_version, v13};
     use crate::int4_weights::{Int4Mode, Int4Shape, Int4Weights};
     use crate::kernels::{address, arg};
+    use crate::tensor_map::TensorMap;
     use crate::{Error, Float, Kernels};
     use cust::memory::{DeviceBuffer, DeviceCopy, DeviceSlice};
     use cust::stream::Stream;
@@ -707,9 +753,22 @@ mod cuda {
             let bias = layer.bias.as_ref().map_or(0, |b| address(b));
             let dims = [m as u32, shape.n as u32, shape.k as u32, shape.group_size as u32];
             let [m, n, k, group_size] = dims.each_ref().map(arg);
+            // Version 13 reads x through a tensor map, its first argument.
+            // With k = 0 it has no step and reads nothing, and the driver
+            // encodes no empty array: it gets a map of zeros.
+            let x_map;
+            let x = if let Int4LinearVersion::V13 { .. } = version {
+                let tile = (v13::TMA_BOX_COLUMNS, v13::TMA_BOX_ROWS);
+                x_map = match shape.k {
+                    0 => TensorMap::UNUSED,
+                    k => TensorMap::rows_of_halves(x, (buffers.m, k), tile)?,
+                };
+                arg(&x_map)
+            } else {
+                arg(&x)
+            };
             let Some(split) = plan.split_k else {
-                let args =
-                    [arg(&x), arg(&qweight), arg(&scales), arg(&zeros), arg(&bias), arg(&y), m, n, k, group_size];
+                let args = [x, arg(&qweight), arg(&scales), arg(&zeros), arg(&bias), arg(&y), m, n, k, group_size];
                 // SAFETY: the argument list matches every int4 entry point; the shapes
                 // were checked, and the weight arrays match their shape by construction.
                 return unsafe { self.launch(&plan.launch, stream, &args) };
@@ -717,7 +776,7 @@ mod cuda {
             let workspaces = self.workspaces()?;
             let partials = workspaces.alloc_f32(split.workspace_len, stream)?;
             let launched = (|| {
-                let args = [arg(&x), arg(&qweight), arg(&scales), arg(&zeros), arg(&partials), m, n, k, group_size];
+                let args = [x, arg(&qweight), arg(&scales), arg(&zeros), arg(&partials), m, n, k, group_size];
                 // SAFETY: the split-K argument list (SplitK); partials holds
                 // workspace_len f32, allocated on this stream before.
                 unsafe { self.launch(&plan.launch, stream, &args)? };

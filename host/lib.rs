@@ -74,6 +74,8 @@ pub mod graph;
 #[cfg(feature = "cuda")]
 mod kernels;
 #[cfg(feature = "cuda")]
+mod tensor_map;
+#[cfg(feature = "cuda")]
 mod workspace;
 #[cfg(feature = "cuda")]
 pub use cust;

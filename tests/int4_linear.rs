@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -184,7 +184,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// never with an empty or too short slice, and planned as two launches and
 /// a workspace.
 fn plans_split_k(rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V7, V10, V11, V12};
+    use Int4LinearVersion::{V7, V10, V11, V12, V13};
     // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13 and 15):
     // version 12 on the H100, version 7 on a device of as many
     // multiprocessors that has no sm_90a (its tiles are half as tall).
@@ -220,7 +220,8 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         let (m, n, k) = (1 + rng.below(2000), 1 + rng.below(30_000), 32 * rng.below(1200));
         let multiprocessors = 1 + rng.below(200) as u32;
         let device = DeviceInfo { compute_capability: (9, 0), multiprocessors };
-        let version = [V7 { split_k: 1 }, V10 { split_k: 1 }, V11 { split_k: 1 }, V12 { split_k: 1 }][rng.below(4)];
+        let tiled = [V7 { split_k: 1 }, V10 { split_k: 1 }, V11 { split_k: 1 }, V12 { split_k: 1 }, V13 { split_k: 1 }];
+        let version = tiled[rng.below(tiled.len())];
         let splits = int4_linear::tiled_split_k(version, m, n, k, &device) as usize;
         let steps = k.div_ceil(v7::STEP_K);
         let slice = v7::slice_steps(steps, splits);
@@ -289,15 +290,18 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     )
 }
 
-/// Versions 10 to 12: their own tiles, block and shared memory, both
-/// entry points each, and only on compute capability 9.0 (their PTX is sm_90a).
+/// Versions 10 to 13: their own tiles, block and shared memory, both
+/// entry points each, and only on compute capability 9.0 (their PTX is
+/// sm_90a); version 13's grid in whole clusters, and its limits.
 fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V10, V11, V12};
+    use Int4LinearVersion::{V10, V11, V12, V13};
     let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
     for (version, split, tiles, threads, shared_mem_bytes) in [
         (V10 { split_k: 1 }, V10 { split_k: 2 }, [3, 3], 256, v10::SHARED_BYTES),
         (V11 { split_k: 1 }, V11 { split_k: 2 }, [5, 2], 256, v11::SHARED_BYTES),
         (V12 { split_k: 1 }, V12 { split_k: 2 }, [3, 3], 512, v12::SHARED_BYTES),
+        // 600 rows: 3 blocks of 256, a cluster of 2 and one whose second block has no rows.
+        (V13 { split_k: 1 }, V13 { split_k: 2 }, [4, 3], 512, v13::SHARED_BYTES),
     ] {
         let number = version.number();
         let whole = only_launch(int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version))?;
@@ -322,6 +326,12 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         // Within the H100's 227 KB a block (v10 209 KB, v11 and v12 225 KB).
         ensure(shared_mem_bytes <= 227 * 1024, || format!("v{number}: {shared_mem_bytes} bytes of shared memory"))?;
     }
+    // Version 13's tensor-map coordinates are 32-bit signed, and reach a tile past m.
+    let limit = i32::MAX as usize - v13::BLOCK_M.max(v13::STEP_K);
+    expect_error(
+        int4_linear::plan_version::<f16>(&shape, &buffers(limit + 1, &shape, false), V13 { split_k: 1 }),
+        Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
+    )?;
     ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() >= 10 || v.runs_on((8, 0))), || "runs_on".into())
 }
 
@@ -338,6 +348,7 @@ fn versions_under_test() -> Vec<Int4LinearVersion> {
         Int4LinearVersion::V10 { split_k: SPLIT },
         Int4LinearVersion::V11 { split_k: SPLIT },
         Int4LinearVersion::V12 { split_k: SPLIT },
+        Int4LinearVersion::V13 { split_k: SPLIT },
     ];
     Int4LinearVersion::ALL.into_iter().chain(split).collect()
 }
@@ -555,6 +566,7 @@ fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
                 Int4LinearVersion::V10 { split_k },
                 Int4LinearVersion::V11 { split_k },
                 Int4LinearVersion::V12 { split_k },
+                Int4LinearVersion::V13 { split_k },
             ]
         })
         .collect();
@@ -743,6 +755,7 @@ fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult 
         Int4LinearVersion::V7 { split_k: 1 },
         Int4LinearVersion::V10 { split_k: 1 },
         Int4LinearVersion::V12 { split_k: 1 },
+        Int4LinearVersion::V13 { split_k: 1 },
     ];
     for version in versions {
         if !version.runs_on(compute_capability) {

@@ -25,6 +25,8 @@ fn host_kernels() -> Vec<&'static str> {
         int4_linear::V11_SPLIT_K_KERNELS,
         int4_linear::V12_KERNELS,
         int4_linear::V12_SPLIT_K_KERNELS,
+        int4_linear::V13_KERNELS,
+        int4_linear::V13_SPLIT_K_KERNELS,
         int4_linear::SPLIT_K_REDUCE_KERNELS,
     ]
     .into_iter()

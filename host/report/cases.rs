@@ -47,7 +47,10 @@ pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion
         || (mode == Int4Mode::Symmetric
             && match version {
                 Int4LinearVersion::V6 { .. } | Int4LinearVersion::V7 { .. } => m <= SLOW_VERSIONS_MAX_M,
-                Int4LinearVersion::V10 { .. } | Int4LinearVersion::V11 { .. } | Int4LinearVersion::V12 { .. } => true,
+                Int4LinearVersion::V10 { .. }
+                | Int4LinearVersion::V11 { .. }
+                | Int4LinearVersion::V12 { .. }
+                | Int4LinearVersion::V13 { .. } => true,
                 _ => false,
             })
 }

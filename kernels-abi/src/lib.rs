@@ -373,4 +373,27 @@ pub mod int4_linear {
                 <= BLOCK_THREADS * (65536 / BLOCK_THREADS / 8 * 8)
         );
     }
+
+    /// Version 13, `int4_linear_v13_*` and `int4_linear_v13_split_k_*`
+    /// (sm_90a only): version 12 in clusters of `CLUSTER` blocks along `n`,
+    /// which share their activation tiles: each block's producer copies its
+    /// share of every stage's activations with the TMA unit and multicasts
+    /// it into every block of the cluster, so the activations cross L2 once
+    /// a cluster instead of once a block. The first argument is a tensor map
+    /// of `x` (`CUtensorMap`, 128 bytes) in place of `x`'s address: rows of
+    /// `k` 2-byte elements, `m` of them, box `TMA_BOX_COLUMNS x
+    /// TMA_BOX_ROWS`, 128-byte swizzle, out-of-bounds elements read as
+    /// zero. Every other constant is version 12's.
+    pub mod v13 {
+        pub use super::v12::*;
+        /// Blocks a cluster (along the grid's `x`, which must be a multiple of it).
+        pub const CLUSTER: usize = 2;
+        /// Columns of a tensor-map copy: one half of a stage's activations
+        /// (128 bytes a row, the swizzle's width).
+        pub const TMA_BOX_COLUMNS: usize = 64;
+        /// Rows of a tensor-map copy: each block of the cluster copies its
+        /// `BLOCK_M / CLUSTER` rows of both halves.
+        pub const TMA_BOX_ROWS: usize = BLOCK_M / CLUSTER;
+        const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
+    }
 }

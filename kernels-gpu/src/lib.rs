@@ -48,11 +48,13 @@ macro_rules! export_per_float {
 }
 
 pub mod async_copy;
+pub mod cluster;
 pub mod device;
 pub mod float;
 pub mod math;
 pub mod mbarrier;
 pub mod mma;
+pub mod tma;
 pub mod wgmma;
 
 pub mod add_mul_exp;

@@ -44,6 +44,36 @@ pub unsafe fn arrive(address: u32) {
     unsafe { asm!("mbarrier.arrive.shared::cta.b64 _, [{a}];", a = in(reg32) address) };
 }
 
+/// One arrival on the barrier at `address` in the cluster's shared window
+/// (of this block or another of its cluster: [`crate::cluster::peer_address`]),
+/// releasing this thread's earlier shared-memory reads, such as those of
+/// MMAs it has waited for.
+///
+/// # Safety
+/// `address` holds an initialized mbarrier of a block of the cluster that
+/// has not exited.
+#[inline(always)]
+pub unsafe fn arrive_cluster(address: u32) {
+    // SAFETY: the caller guarantees the barrier.
+    unsafe { asm!("mbarrier.arrive.shared::cluster.b64 _, [{a}];", a = in(reg32) address) };
+}
+
+/// One arrival of this thread on the barrier at `address` that also tells
+/// it `bytes` more will land in this phase (`expect_tx`): the phase then
+/// completes only once its arrivals are in and copies tracked by the
+/// barrier ([`crate::tma`]) have written that many bytes, whether they
+/// landed before this call or after.
+///
+/// # Safety
+/// `address` holds an initialized mbarrier.
+#[inline(always)]
+pub unsafe fn arrive_expect_bytes(address: u32, bytes: u32) {
+    // SAFETY: the caller guarantees the barrier.
+    unsafe {
+        asm!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [{a}], {b};", a = in(reg32) address, b = in(reg32) bytes)
+    };
+}
+
 /// One arrival on the barrier at `address`, made by the hardware once every
 /// `cp.async` copy this thread has issued so far is complete (`.noinc`: it
 /// counts against the phase's arrivals, like [`arrive`]); the thread goes

@@ -68,6 +68,12 @@ pub enum Error {
         kernel: String,
         target: &'static str,
     },
+    /// A parameter declared a tensor map is not a 128-byte struct in the PTX.
+    NotTensorMap {
+        kernel: String,
+        index: usize,
+        target: &'static str,
+    },
     Io {
         path: PathBuf,
         source: std::io::Error,
@@ -99,6 +105,9 @@ impl fmt::Display for Error {
             Error::MissingEntry { kernel, target } => {
                 write!(f, "kernel `{kernel}` is missing from the {target} PTX")
             }
+            Error::NotTensorMap { kernel, index, target } => {
+                write!(f, "parameter {index} of kernel `{kernel}` is not a 128-byte tensor map in the {target} PTX")
+            }
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
         }
     }
@@ -115,14 +124,19 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
 pub struct PtxBuilder {
     crate_dir: PathBuf,
     targets: Vec<&'static str>,
-    max_threads: Vec<(&'static str, u32)>,
+    /// Lines written into the header of each entry whose name starts with
+    /// the prefix, in the PTX of targets from the given compute capability
+    /// on (`90` for sm_90 and sm_90a).
+    directives: Vec<(&'static str, String, u32)>,
+    /// `(prefix, index)`: that parameter of the matching entries is a tensor map.
+    tensor_map_params: Vec<(&'static str, usize)>,
 }
 
 impl PtxBuilder {
     /// `crate_dir` holds the kernel crate's `Cargo.toml` and a
     /// `rust-toolchain.toml` that pins the nightly to build it with.
     pub fn new(crate_dir: impl Into<PathBuf>) -> Self {
-        Self { crate_dir: crate_dir.into(), targets: Vec::new(), max_threads: Vec::new() }
+        Self { crate_dir: crate_dir.into(), targets: Vec::new(), directives: Vec::new(), tensor_map_params: Vec::new() }
     }
 
     /// Declares that the kernels whose names start with `prefix` are
@@ -131,7 +145,30 @@ impl PtxBuilder {
     /// registers to a block of that size. rustc has no attribute for it;
     /// the builder writes the directive into each matching entry's header.
     pub fn max_threads(mut self, prefix: &'static str, threads: u32) -> Self {
-        self.max_threads.push((prefix, threads));
+        self.directives.push((prefix, format!(".maxntid {threads}, 1, 1"), 0));
+        self
+    }
+
+    /// Declares that the kernels whose names start with `prefix` run in
+    /// thread-block clusters of `[x, y, z]` blocks (PTX
+    /// `.reqnctapercluster`, CUDA C++'s `__cluster_dims__`): an ordinary
+    /// launch then groups the grid's blocks so, and a grid not divisible by
+    /// the cluster shape is refused. Clusters exist from sm_90 on: the
+    /// directive goes into those targets' PTX only (earlier ones reject it).
+    pub fn cluster_dims(mut self, prefix: &'static str, [x, y, z]: [u32; 3]) -> Self {
+        self.directives.push((prefix, format!(".reqnctapercluster {x}, {y}, {z}"), 90));
+        self
+    }
+
+    /// Declares parameter `index` of the kernels whose names start with
+    /// `prefix` a 128-byte tensor map (`CUtensorMap`), which the kernel
+    /// hands to the TMA unit by its address in the parameter space (what
+    /// CUDA C++'s `__grid_constant__` allows). The driver needs it 64-byte
+    /// aligned; rustc aligns a by-value struct to 16 bytes at most, so the
+    /// builder raises the alignment in the PTX, and fails if the parameter
+    /// is not a 128-byte one.
+    pub fn tensor_map_param(mut self, prefix: &'static str, index: usize) -> Self {
+        self.tensor_map_params.push((prefix, index));
         self
     }
 
@@ -259,9 +296,18 @@ impl PtxBuilder {
         if let Some(kernel) = kernels.iter().find(|k| !ptx.contains(&format!(".entry {k}("))) {
             return Err(Error::MissingEntry { kernel: kernel.clone(), target: sm });
         }
-        for &(prefix, threads) in &self.max_threads {
+        for (prefix, directive, _) in self.directives.iter().filter(|d| compute_capability(sm) >= d.2) {
             for kernel in kernels.iter().filter(|k| k.starts_with(prefix)) {
-                ptx = with_max_threads(&ptx, kernel, threads);
+                ptx = with_directive(&ptx, kernel, directive);
+            }
+        }
+        for &(prefix, index) in &self.tensor_map_params {
+            for kernel in kernels.iter().filter(|k| k.starts_with(prefix)) {
+                ptx = with_tensor_map_param(&ptx, kernel, index).ok_or_else(|| Error::NotTensorMap {
+                    kernel: kernel.clone(),
+                    index,
+                    target: sm,
+                })?;
             }
         }
 
@@ -359,16 +405,31 @@ impl Toolchain {
     }
 }
 
-/// Removes what the outer cargo set for its own build, so that the nested
-/// cargo neither picks the outer `rustc` nor its flags, target directory or jobserver.
-/// `ptx` with `.maxntid threads, 1, 1` between `kernel`'s parameter list and
-/// its body (the entry exists: checked before).
-fn with_max_threads(ptx: &str, kernel: &str, threads: u32) -> String {
-    let entry = ptx.find(&format!(".entry {kernel}(")).expect("entry checked to exist");
-    let body = entry + ptx[entry..].find("\n{").expect("an entry has a body");
-    format!("{}\n.maxntid {threads}, 1, 1{}", &ptx[..body], &ptx[body..])
+/// The compute capability of a target name: 90 for `sm_90a`, 80 for `sm_80`.
+fn compute_capability(sm: &str) -> u32 {
+    sm.trim_start_matches("sm_").trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().unwrap_or(0)
 }
 
+/// `ptx` with the line `directive` between `kernel`'s parameter list and
+/// its body (the entry exists: checked before).
+fn with_directive(ptx: &str, kernel: &str, directive: &str) -> String {
+    let entry = ptx.find(&format!(".entry {kernel}(")).expect("entry checked to exist");
+    let body = entry + ptx[entry..].find("\n{").expect("an entry has a body");
+    format!("{}\n{directive}{}", &ptx[..body], &ptx[body..])
+}
+
+/// `ptx` with parameter `index` of `kernel`, a 128-byte struct, aligned to
+/// 64 bytes; `None` if that parameter is not declared so.
+fn with_tensor_map_param(ptx: &str, kernel: &str, index: usize) -> Option<String> {
+    let name = format!("{kernel}_param_{index}[128]");
+    let declared = ptx.find(&format!(" .b8 {name}"))?;
+    let line = ptx[..declared].rfind('\n')? + 1;
+    let aligned = format!("\t.param .align 64 .b8 {name}");
+    Some(format!("{}{aligned}{}", &ptx[..line], &ptx[declared + name.len() + 5..]))
+}
+
+/// Removes what the outer cargo set for its own build, so that the nested
+/// cargo neither picks the outer `rustc` nor its flags, target directory or jobserver.
 fn clean_env(command: &mut Command) {
     for (key, _) in std::env::vars_os() {
         let key = key.to_string_lossy();
@@ -425,4 +486,34 @@ fn local_sources(dep_info: &Path, sysroot: &Path) -> Result<Vec<PathBuf>, Error>
     }
     sources.push(current);
     Ok(sources.into_iter().filter(|s| !s.is_empty()).map(PathBuf::from).filter(|p| !p.starts_with(sysroot)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ENTRY: &str =
+        ".visible .entry k(\n\t.param .align 16 .b8 k_param_0[128],\n\t.param .u32 k_param_1\n)\n{\n\tret;\n}\n";
+
+    #[test]
+    fn directives_go_between_parameters_and_body() {
+        let ptx = with_directive(ENTRY, "k", ".maxntid 512, 1, 1");
+        assert!(ptx.contains("\t.param .u32 k_param_1\n)\n.maxntid 512, 1, 1\n{\n"), "{ptx}");
+    }
+
+    #[test]
+    fn tensor_map_parameters_are_aligned_to_64() {
+        let ptx = with_tensor_map_param(ENTRY, "k", 0).unwrap();
+        assert!(ptx.contains("(\n\t.param .align 64 .b8 k_param_0[128],\n\t.param .u32 k_param_1\n)"), "{ptx}");
+        // Not a 128-byte struct: refused.
+        assert!(with_tensor_map_param(ENTRY, "k", 1).is_none());
+    }
+
+    #[test]
+    fn compute_capabilities_of_target_names() {
+        assert_eq!(
+            [compute_capability("sm_80"), compute_capability("sm_90a"), compute_capability("sm_100")],
+            [80, 90, 100]
+        );
+    }
 }

@@ -279,6 +279,10 @@ impl<T: MmaHalf> Epilogue<T> {
 /// with the bias, and [`linear_tiled_split_k`] over one slice of it, into
 /// an f32 workspace.
 pub(super) trait TiledGemm {
+    /// What the main loop reads the activations through: their address
+    /// (`*const T`), or (version 13) a tensor map of them.
+    type Activations<T: WgmmaHalf>: Copy;
+
     /// Each of the block's output tiles summed over `steps` (steps of
     /// `STEP_K` columns, within `0..ceil(k / STEP_K)`), each sum handed to
     /// `store(row, activation_row, sum)`, which must ignore outputs past `n`
@@ -288,7 +292,7 @@ pub(super) trait TiledGemm {
     /// As for the entry points (`x`, the weights, `m`, `n`, `k` and
     /// `group_size`), and the version's launch shape.
     unsafe fn sum_tiles<T: WgmmaHalf>(
-        x: *const T,
+        x: Self::Activations<T>,
         qweight: *const u32,
         groups: GroupParams,
         dims: (usize, usize, usize),
@@ -304,7 +308,7 @@ pub(super) trait TiledGemm {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn linear_tiled<T: WgmmaHalf, G: TiledGemm>(
-    x: *const T,
+    x: G::Activations<T>,
     qweight: *const u32,
     scales: *const u16,
     zeros: *const u8,
@@ -335,7 +339,7 @@ pub(super) unsafe fn linear_tiled<T: WgmmaHalf, G: TiledGemm>(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn linear_tiled_split_k<T: WgmmaHalf, G: TiledGemm>(
-    x: *const T,
+    x: G::Activations<T>,
     qweight: *const u32,
     scales: *const u16,
     zeros: *const u8,

@@ -53,6 +53,7 @@ mod split_k;
 mod v10;
 mod v11;
 mod v12;
+mod v13;
 mod v3;
 mod v4;
 mod v5;

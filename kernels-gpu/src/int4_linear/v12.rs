@@ -66,9 +66,11 @@ tiled_entry_points! {
 }
 
 impl TiledGemm for V12 {
+    type Activations<T: WgmmaHalf> = *const T;
+
     #[inline(always)]
     unsafe fn sum_tiles<T: WgmmaHalf>(
-        x: *const T,
+        x: Self::Activations<T>,
         qweight: *const u32,
         groups: GroupParams,
         dims: (usize, usize, usize),
@@ -90,7 +92,7 @@ impl TiledGemm for V12 {
 }
 
 #[cfg(target_feature = "sm_90a")]
-mod hopper {
+pub(super) mod hopper {
     use super::GroupParams;
     use crate::async_copy::{self, dynamic_shared_address};
     use crate::device::{block_idx_x, sync_threads, thread_idx_x};
@@ -110,24 +112,85 @@ mod hopper {
 
     /// The ring in shared memory, addressed by the block's running count of
     /// steps (`fill`, across its activation tiles).
-    struct Ring {
+    pub(in crate::int4_linear) struct Ring {
         stages: u32,
         barriers: u32,
     }
 
     impl Ring {
-        fn stage(&self, fill: u32) -> u32 {
+        pub(in crate::int4_linear) fn stage(&self, fill: u32) -> u32 {
             self.stages + (fill % STAGES as u32) * STAGE_STRIDE as u32
         }
-        fn full(&self, fill: u32) -> u32 {
+        pub(in crate::int4_linear) fn full(&self, fill: u32) -> u32 {
             self.barriers + 8 * (fill % STAGES as u32)
         }
-        fn empty(&self, fill: u32) -> u32 {
+        pub(in crate::int4_linear) fn empty(&self, fill: u32) -> u32 {
             self.barriers + 8 * (STAGES as u32 + fill % STAGES as u32)
         }
         /// The parity of `fill`'s use of its stage.
         fn parity(&self, fill: u32) -> u32 {
             (fill / STAGES as u32) % 2
+        }
+    }
+
+    /// How the activations reach the stages, and how the consumers free a
+    /// stage: what versions 12 and 13 do differently.
+    pub(in crate::int4_linear) trait Feed<T> {
+        /// Whether the producer threads copy the activations along with the
+        /// codes (`cp.async`), or [`load`](Self::load) brings them.
+        const COPIES_ACTIVATIONS: bool;
+        /// Arrivals on a stage's `empty` barrier that free it.
+        const RELEASES: u32;
+
+        /// The activations, for the copies (if [`COPIES_ACTIVATIONS`](Self::COPIES_ACTIVATIONS)).
+        fn x(&self) -> *const T;
+
+        /// Every block of the launch's group meets: after the barriers are
+        /// initialized, and before a block exits.
+        fn meet(&self);
+
+        /// Producer thread `thread`, after its copies of step `i` (of the
+        /// tile from activation row `first_m`) into `fill`'s stage.
+        ///
+        /// # Safety
+        /// The stage is free in every block the feed writes to.
+        unsafe fn load(&self, ring: &Ring, fill: u32, i: usize, first_m: usize, thread: usize);
+
+        /// Producer thread `thread`'s arrival on `full`, after its
+        /// constants of the step are stored.
+        ///
+        /// # Safety
+        /// `full` is the step's barrier.
+        unsafe fn arrive_full(&self, full: u32, thread: usize);
+
+        /// A consumer thread frees a stage: `empty` is its barrier in this block.
+        ///
+        /// # Safety
+        /// The thread has waited for every MMA of its warp that read the stage.
+        unsafe fn release(&self, empty: u32);
+    }
+
+    /// Version 12's feed: the producers copy the activations from `x`.
+    struct CopiedActivations<T>(*const T);
+
+    impl<T> Feed<T> for CopiedActivations<T> {
+        const COPIES_ACTIVATIONS: bool = true;
+        const RELEASES: u32 = CONSUMER_THREADS as u32;
+
+        fn x(&self) -> *const T {
+            self.0
+        }
+        fn meet(&self) {
+            sync_threads();
+        }
+        unsafe fn load(&self, _: &Ring, _: u32, _: usize, _: usize, _: usize) {}
+        unsafe fn arrive_full(&self, full: u32, _: usize) {
+            // SAFETY: forwarded from the caller.
+            unsafe { mbarrier::arrive(full) };
+        }
+        unsafe fn release(&self, empty: u32) {
+            // SAFETY: forwarded from the caller.
+            unsafe { mbarrier::arrive(empty) };
         }
     }
 
@@ -144,6 +207,25 @@ mod hopper {
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
     ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { pipeline(CopiedActivations(x), qweight, groups, dims, steps, store) }
+    }
+
+    /// The producer warpgroups and the MMA warpgroups, meeting at the
+    /// ring's barriers, with the activations brought by `feed`.
+    ///
+    /// # Safety
+    /// As for `TiledGemm::sum_tiles`, with version 12's launch shape (or
+    /// version 13's, for its feed).
+    #[inline(always)]
+    pub(in crate::int4_linear) unsafe fn pipeline<T: WgmmaHalf, F: Feed<T>>(
+        feed: F,
+        qweight: *const u32,
+        groups: GroupParams,
+        dims: (usize, usize, usize),
+        steps: Range<usize>,
+        store: impl Fn(usize, usize, f32),
+    ) {
         // One producer thread a weight row's constants.
         const { assert!(BLOCK_N == PRODUCER_THREADS && CONSUMER_THREADS + PRODUCER_THREADS == BLOCK_THREADS as usize) };
         let stages = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
@@ -154,34 +236,36 @@ mod hopper {
                 // SAFETY: 8-byte slots after the ring, inside SHARED_BYTES.
                 unsafe {
                     mbarrier::init(ring.full(fill), 2 * PRODUCER_THREADS as u32);
-                    mbarrier::init(ring.empty(fill), CONSUMER_THREADS as u32);
+                    mbarrier::init(ring.empty(fill), F::RELEASES);
                 }
             }
             mbarrier::fence_init();
         }
-        sync_threads();
+        feed.meet();
         if thread >= CONSUMER_THREADS {
             // SAFETY: each producer warpgroup, whole; it only gives registers back.
             unsafe { set_max_registers::<false, PRODUCER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
-            unsafe { produce::<T>(thread - CONSUMER_THREADS, &ring, (x, qweight), &groups, dims, steps) };
+            unsafe { produce::<T, F>(thread - CONSUMER_THREADS, &ring, &feed, qweight, &groups, dims, steps) };
         } else {
             // SAFETY: each consumer warpgroup, whole; the producers' decreases free what they take.
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
-            unsafe { consume::<T>(thread, &ring, dims, steps, store) };
+            unsafe { consume::<T, F>(thread, &ring, &feed, dims, steps, store) };
         }
+        feed.meet();
     }
 
     /// Producer thread `thread`: fills stage after stage as the consumers free them.
     ///
     /// # Safety
-    /// As for [`sum_tiles`].
+    /// As for [`pipeline`].
     #[inline(always)]
-    unsafe fn produce<T: WgmmaHalf>(
+    unsafe fn produce<T: WgmmaHalf, F: Feed<T>>(
         thread: usize,
         ring: &Ring,
-        (x, qweight): (*const T, *const u32),
+        feed: &F,
+        qweight: *const u32,
         groups: &GroupParams,
         (m, n, k): (usize, usize, usize),
         steps: Range<usize>,
@@ -195,8 +279,14 @@ mod hopper {
         let param_slot = (STAGE_BYTES + 8 * thread) as u32;
         let mut fill = 0u32;
         for first_m in activation_tiles(m, BLOCK_M) {
-            let copies =
-                stage_copies::<T, V10, PRODUCER_THREADS>((x, qweight), (m, n, k), (first_row, first_m), thread);
+            let sources = (feed.x(), qweight);
+            let copies = stage_copies::<T, V10, PRODUCER_THREADS>(
+                sources,
+                (m, n, k),
+                (first_row, first_m),
+                thread,
+                F::COPIES_ACTIVATIONS,
+            );
             for i in steps.clone() {
                 let stage = ring.stage(fill);
                 // SAFETY (all below): the ring's barriers and slots; x, the
@@ -208,8 +298,9 @@ mod hopper {
                     let raw = step_groups.raw(groups, param_row, i, all_slots.clone());
                     copies.copy(stage, i);
                     mbarrier::arrive_on_copies(ring.full(fill));
+                    feed.load(ring, fill, i, first_m, thread);
                     store_constants::<T, V10>(stage + param_slot, &raw, all_slots.clone());
-                    mbarrier::arrive(ring.full(fill));
+                    feed.arrive_full(ring.full(fill), thread);
                     if i + 1 < steps.end {
                         step_groups.prefetch(groups, param_row, i + 1, all_slots.clone());
                     }
@@ -227,11 +318,12 @@ mod hopper {
     /// step's stage, multiplies, releases it, and stores each tile's sums.
     ///
     /// # Safety
-    /// As for [`sum_tiles`].
+    /// As for [`pipeline`].
     #[inline(always)]
-    unsafe fn consume<T: WgmmaHalf>(
+    unsafe fn consume<T: WgmmaHalf, F: Feed<T>>(
         thread: usize,
         ring: &Ring,
+        feed: &F,
         (m, _, _): (usize, usize, usize),
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
@@ -263,7 +355,7 @@ mod hopper {
                             // Only this chunk's MMAs are pending: the previous
                             // step's have completed, and its stage is free.
                             if let (0, Some(previous)) = (chunk, previous) {
-                                mbarrier::arrive(previous);
+                                feed.release(previous);
                             }
                         },
                     );
@@ -276,7 +368,7 @@ mod hopper {
             }
             if !steps.is_empty() {
                 // SAFETY: the ring's barrier of the tile's last step.
-                unsafe { mbarrier::arrive(ring.empty(fill - 1)) };
+                unsafe { feed.release(ring.empty(fill - 1)) };
             }
             lane.store_tiles(&acc, first_row, first_m, &store);
         }

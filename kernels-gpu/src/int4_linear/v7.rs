@@ -123,9 +123,11 @@ const _: () = assert!(
 pub(super) struct V7;
 
 impl TiledGemm for V7 {
+    type Activations<T: WgmmaHalf> = *const T;
+
     #[inline(always)]
     unsafe fn sum_tiles<T: WgmmaHalf>(
-        x: *const T,
+        x: Self::Activations<T>,
         qweight: *const u32,
         groups: GroupParams,
         (m, n, k): (usize, usize, usize),

@@ -1,0 +1,86 @@
+//! Tensor maps (`CUtensorMap`): the description of a global array that the
+//! Hopper's TMA unit copies boxes of (kernel version 13 of `int4_linear`).
+//! The driver encodes them on the host (`cuTensorMapEncodeTiled`, which
+//! `cust` does not wrap); a kernel takes one by value as an argument.
+
+use crate::Error;
+use cust::sys::CUresult;
+use std::ffi::c_void;
+
+/// An encoded tensor map, as a kernel argument: 128 opaque bytes, 64-byte
+/// aligned as the driver requires.
+#[repr(C, align(64))]
+#[derive(Clone, Copy)]
+pub(crate) struct TensorMap([u64; 16]);
+
+// cuda.h's enumerators, fixed by the driver's ABI.
+/// `CU_TENSOR_MAP_DATA_TYPE_UINT16`: the copies move bytes, so f16 and bf16
+/// share it (a zero fill is +0.0 in both).
+const DATA_TYPE_UINT16: u32 = 1;
+const INTERLEAVE_NONE: u32 = 0;
+const SWIZZLE_128B: u32 = 3;
+const L2_PROMOTION_256B: u32 = 3;
+/// `CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE`: elements outside the array read as zeros.
+const OOB_FILL_ZEROS: u32 = 0;
+
+unsafe extern "C" {
+    /// libcuda (linked through `cust`), CUDA 12.0 and later.
+    #[allow(clippy::too_many_arguments)]
+    fn cuTensorMapEncodeTiled(
+        tensor_map: *mut TensorMap,
+        data_type: u32,
+        rank: u32,
+        global_address: *mut c_void,
+        global_dim: *const u64,
+        global_strides: *const u64,
+        box_dim: *const u32,
+        element_strides: *const u32,
+        interleave: u32,
+        swizzle: u32,
+        l2_promotion: u32,
+        oob_fill: u32,
+    ) -> CUresult;
+}
+
+impl TensorMap {
+    /// All zeros: for a launch that reads no tensor.
+    pub(crate) const UNUSED: Self = TensorMap([0; 16]);
+
+    /// A map of the row-major `rows x columns` array of 2-byte elements at
+    /// device address `address`, copied in boxes of `box_columns x
+    /// box_rows` written with the 128-byte swizzle (`box_columns * 2` at
+    /// most 128), elements outside the array read as zeros. The driver
+    /// refuses ([`Error::Driver`]) an address not 16-byte aligned, a row
+    /// length not a multiple of 8 elements, or a dimension past 2^32.
+    pub(crate) fn rows_of_halves(
+        address: u64,
+        (rows, columns): (usize, usize),
+        (box_columns, box_rows): (usize, usize),
+    ) -> Result<Self, Error> {
+        let mut map = Self::UNUSED;
+        let global_dim = [columns as u64, rows as u64];
+        let row_bytes = [2 * columns as u64];
+        let box_dim = [box_columns as u32, box_rows as u32];
+        let element_strides = [1u32, 1];
+        // SAFETY: the arrays hold `rank` (2) entries, `rank - 1` for the
+        // strides; the call only encodes (it reads no device memory).
+        let result = unsafe {
+            cuTensorMapEncodeTiled(
+                &mut map,
+                DATA_TYPE_UINT16,
+                2,
+                address as *mut c_void,
+                global_dim.as_ptr(),
+                row_bytes.as_ptr(),
+                box_dim.as_ptr(),
+                element_strides.as_ptr(),
+                INTERLEAVE_NONE,
+                SWIZZLE_128B,
+                L2_PROMOTION_256B,
+                OOB_FILL_ZEROS,
+            )
+        };
+        Error::check_driver("cuTensorMapEncodeTiled", result)?;
+        Ok(map)
+    }
+}

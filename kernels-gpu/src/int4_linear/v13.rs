@@ -1,0 +1,220 @@
+//! Version 13 (`sm_90a` only): version 12 in clusters of two blocks along
+//! `n` that share their activations. Shapes from
+//! `quant_kernels_abi::int4_linear::v13`.
+//!
+//! Run 15's `ncu` of version 12 (1024x8192x28672) found L2 72% busy and
+//! DRAM 11%: each block copies its tile's activations (32 KB a step) and
+//! codes (16 KB), so the activations cross L2 `n / 256` times, two thirds
+//! of its traffic. Here the two blocks of a cluster, which take
+//! neighbouring weight rows and the same activation rows, split each
+//! stage's activations: the producer of rank `r` copies rows `64 r .. 64 r
+//! + 64` of both halves of the stage with the TMA unit
+//! ([`crate::tma`]), which writes them into the stage of both blocks
+//! (multicast). The activations then cross L2 once a cluster: a third less
+//! traffic a step. The producers still copy the codes with `cp.async` and
+//! store the constants, as in version 12 ([`super::v12`]'s pipeline, fed
+//! by [`MulticastActivations`]); the TMA writes the 128-byte swizzle that
+//! version 10's layout already has, and zeros past `m` and `k`.
+//!
+//! **Barriers.** A stage's `full` barrier completes when the block's own
+//! producer arrivals are in (version 12's) and the 32 KB of activations
+//! have landed: producer thread 0 makes its second arrival with
+//! `expect_tx` of those bytes, which both blocks' copies count down as
+//! they land, in either order. A block's producer writes into both blocks'
+//! stages, so it may refill a stage only when the consumers of both have
+//! freed it: each consumer warp's lane 0 arrives on that stage's `empty`
+//! barrier in both blocks (after the `wgmma.wait` that covers the warp's
+//! MMAs on it), 16 arrivals a phase. The cluster meets (`barrier.cluster`)
+//! after the barriers are initialized, and again before any block exits,
+//! since the other may still arrive on its barriers.
+//!
+//! **The tensor map** is the first argument, in place of `x`'s address
+//! (the host encodes it: rows of `k` elements, `m` rows, box 64 x 64,
+//! 128-byte swizzle), and stays in the parameter space, where the TMA unit
+//! reads it ([`crate::tma::tensor_map_address!`]).
+//!
+//! Launch: grid `(ceil(n / BLOCK_N) rounded up to a multiple of CLUSTER,
+//! min(ceil(m / BLOCK_M), MAX_GRID_Y), splits)` (the PTX entry fixes the
+//! cluster shape; a block past `n` still copies its share of the
+//! activations), exactly `BLOCK_THREADS` (512) threads, `SHARED_BYTES` of
+//! dynamic shared memory. In the `sm_80` PTX the entry points trap.
+
+use super::GroupParams;
+use super::mma_tile::{TiledGemm, linear_tiled, linear_tiled_split_k};
+use crate::float::Bf16;
+use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
+use crate::wgmma::WgmmaHalf;
+use core::ops::Range;
+
+/// Version 13's main loop (launch shape above).
+pub(super) struct V13;
+
+/// Exports version 13's entry points: those of the other tiled GEMMs
+/// (`mma_tile::tiled_entry_points!`), with a [`TensorMap`] of `x` as the
+/// first argument in place of `x`.
+macro_rules! multicast_entry_points {
+    ($($name:ident: $body:ident<$float:ty>($($param:ident: $ty:ty),*);)*) => {
+        $(
+            #[doc = concat!("`", stringify!($body), "::<", stringify!($float), ", V13>`.")]
+            ///
+            /// # Safety
+            /// As for the generic body, with `x` a tensor map of the activations.
+            #[unsafe(no_mangle)]
+            pub unsafe extern "ptx-kernel" fn $name(x: TensorMap, $($param: $ty),*) {
+                // The TMA unit reads the map where it lies (see `tensor_map_address!`).
+                let _ = x;
+                let x = tensor_map_address!($name, 0);
+                // SAFETY: the caller's contract is the generic body's.
+                unsafe { $body::<$float, V13>(x, $($param),*) }
+            }
+        )*
+    };
+    ($f16:ident, $bf16:ident; split_k: $f16_split:ident, $bf16_split:ident) => {
+        multicast_entry_points! {
+            $f16: linear_tiled<f16>(
+                qweight: *const u32, scales: *const u16, zeros: *const u8, bias: *const f32, y: *mut f16,
+                m: u32, n: u32, k: u32, group_size: u32
+            );
+            $bf16: linear_tiled<Bf16>(
+                qweight: *const u32, scales: *const u16, zeros: *const u8, bias: *const f32, y: *mut Bf16,
+                m: u32, n: u32, k: u32, group_size: u32
+            );
+            $f16_split: linear_tiled_split_k<f16>(
+                qweight: *const u32, scales: *const u16, zeros: *const u8, partials: *mut f32,
+                m: u32, n: u32, k: u32, group_size: u32
+            );
+            $bf16_split: linear_tiled_split_k<Bf16>(
+                qweight: *const u32, scales: *const u16, zeros: *const u8, partials: *mut f32,
+                m: u32, n: u32, k: u32, group_size: u32
+            );
+        }
+    };
+}
+
+multicast_entry_points! {
+    int4_linear_v13_f16, int4_linear_v13_bf16;
+    split_k: int4_linear_v13_split_k_f16, int4_linear_v13_split_k_bf16
+}
+
+impl TiledGemm for V13 {
+    type Activations<T: WgmmaHalf> = TensorMapAddress;
+
+    #[inline(always)]
+    unsafe fn sum_tiles<T: WgmmaHalf>(
+        x: TensorMapAddress,
+        qweight: *const u32,
+        groups: GroupParams,
+        dims: (usize, usize, usize),
+        steps: Range<usize>,
+        store: impl Fn(usize, usize, f32),
+    ) {
+        #[cfg(target_feature = "sm_90a")]
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            super::v12::hopper::pipeline::<T, _>(
+                hopper::MulticastActivations::new(x),
+                qweight,
+                groups,
+                dims,
+                steps,
+                store,
+            )
+        };
+        #[cfg(not(target_feature = "sm_90a"))]
+        {
+            let _ = (x, qweight, groups, dims, steps, store);
+            // SAFETY: aborts the launch (the host never launches it here); no preconditions.
+            unsafe { core::arch::nvptx::trap() }
+        }
+    }
+}
+
+#[cfg(target_feature = "sm_90a")]
+mod hopper {
+    use crate::cluster;
+    use crate::device::lane_id;
+    use crate::int4_linear::v12::hopper::{Feed, Ring};
+    use crate::mbarrier;
+    use crate::tma::{self, TensorMapAddress};
+    use quant_kernels_abi::int4_linear::v13::{
+        ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, CLUSTER, CODE_BYTES_PER_STAGE, CONSUMER_THREADS, STEP_K,
+        TMA_BOX_COLUMNS, TMA_BOX_ROWS,
+    };
+
+    /// Version 13's feed: each block's producer thread 0 copies its rank's
+    /// rows of the activations into every block of the cluster.
+    pub(super) struct MulticastActivations {
+        map: TensorMapAddress,
+        rank: u32,
+    }
+
+    impl MulticastActivations {
+        #[inline(always)]
+        pub(super) fn new(map: TensorMapAddress) -> Self {
+            Self { map, rank: cluster::rank() }
+        }
+    }
+
+    impl<T> Feed<T> for MulticastActivations {
+        const COPIES_ACTIVATIONS: bool = false;
+        /// One a consumer warp of each block.
+        const RELEASES: u32 = (CLUSTER * CONSUMER_THREADS / 32) as u32;
+
+        fn x(&self) -> *const T {
+            core::ptr::null()
+        }
+
+        fn meet(&self) {
+            cluster::sync();
+        }
+
+        #[inline(always)]
+        unsafe fn load(&self, ring: &Ring, fill: u32, i: usize, first_m: usize, thread: usize) {
+            if thread != 0 {
+                return;
+            }
+            let every_block = (1u16 << CLUSTER) - 1;
+            let rows = TMA_BOX_ROWS as u32 * self.rank;
+            for half in 0..2 {
+                let destination =
+                    ring.stage(fill) + (CODE_BYTES_PER_STAGE + ACTIVATION_HALF_BYTES * half) as u32 + 128 * rows;
+                let column = STEP_K * i + TMA_BOX_COLUMNS * half;
+                // SAFETY: the stage is free in every block (the caller's),
+                // its activation rows at the same offsets in each, 1024-byte
+                // aligned (rows a multiple of 8); the step's full barrier.
+                unsafe {
+                    tma::load_2d_multicast(
+                        destination,
+                        self.map,
+                        (column as i32, (first_m as u32 + rows) as i32),
+                        ring.full(fill),
+                        every_block,
+                    )
+                };
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn arrive_full(&self, full: u32, thread: usize) {
+            // SAFETY: forwarded from the caller.
+            unsafe {
+                if thread == 0 {
+                    mbarrier::arrive_expect_bytes(full, ACTIVATION_BYTES_PER_STAGE as u32);
+                } else {
+                    mbarrier::arrive(full);
+                }
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn release(&self, empty: u32) {
+            if lane_id() == 0 {
+                for rank in 0..CLUSTER as u32 {
+                    // SAFETY: the same barrier in each block of the cluster,
+                    // which meets before any block exits.
+                    unsafe { mbarrier::arrive_cluster(cluster::peer_address(empty, rank)) };
+                }
+            }
+        }
+    }
+}

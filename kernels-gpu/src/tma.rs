@@ -1,0 +1,76 @@
+//! The Tensor Memory Accelerator (sm_90): copies of 2-D boxes of a global
+//! array into shared memory, described by a tensor map that the host
+//! encodes (`cuTensorMapEncodeTiled`), issued by one thread and tracked by
+//! an mbarrier's transaction count ([`crate::mbarrier::arrive_expect_bytes`]).
+//! Elements of a box outside the array are written as zeros, and the
+//! swizzle the map names is applied as the box is written.
+
+use core::arch::asm;
+
+/// A tensor map (`CUtensorMap`) as a kernel parameter: opaque, 128 bytes.
+/// The TMA unit reads it where it lies, in the parameter space, so kernels
+/// take its address with [`tensor_map_address!`] and never copy it; the
+/// PTX build aligns it to 64 bytes (`PtxBuilder::tensor_map_param`),
+/// beyond the 16 that rustc gives a by-value struct.
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+pub struct TensorMap(pub [u64; 16]);
+
+/// The generic address of a kernel's [`TensorMap`] parameter.
+#[derive(Clone, Copy)]
+pub struct TensorMapAddress(pub u64);
+
+/// The [`TensorMapAddress`] of parameter `$index` of entry point `$entry`,
+/// used inside that entry. PTX names an entry's parameters
+/// `<entry>_param_<index>`; naming the parameter in the instruction (instead
+/// of taking a Rust reference to it, which makes LLVM copy it to local
+/// memory) keeps the map in the parameter space, where `cvta.param` gives
+/// its generic address, as CUDA C++ does for a `__grid_constant__`
+/// parameter. A wrong name fails the PTX assembly.
+macro_rules! tensor_map_address {
+    ($entry:ident, $index:literal) => {{
+        let address: u64;
+        // SAFETY: reads the address of one of this entry's parameters.
+        unsafe {
+            core::arch::asm!(
+                concat!("mov.b64 {a}, ", stringify!($entry), "_param_", stringify!($index), ";"),
+                "cvta.param.u64 {a}, {a};",
+                a = out(reg64) address,
+                options(pure, nomem, nostack),
+            )
+        };
+        $crate::tma::TensorMapAddress(address)
+    }};
+}
+pub(crate) use tensor_map_address;
+
+/// Copies the box at `(column, row)` of the 2-D array `map` describes into
+/// shared memory at `destination` of every block of the cluster in `blocks`
+/// (bit `r`: rank `r`), each copy counted, as it lands, against the
+/// transaction count of the mbarrier at `barrier` in that block (the same
+/// offset in each).
+///
+/// # Safety
+/// `map` is a kernel's tensor-map parameter; `destination` (aligned as the
+/// map's swizzle needs: 1024 bytes for 128-byte swizzle) and `barrier` are
+/// the same offsets in every block of `blocks`, which hold the box's bytes
+/// and an initialized mbarrier there, and which expect the bytes in the
+/// barrier's current phase; no thread reads or writes those bytes until it.
+#[inline(always)]
+pub unsafe fn load_2d_multicast(
+    destination: u32,
+    map: TensorMapAddress,
+    (column, row): (i32, i32),
+    barrier: u32,
+    blocks: u16,
+) {
+    // SAFETY: the caller guarantees the map, the slots and the barrier.
+    unsafe {
+        asm!(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster \
+             [{d}], [{m}, {{{c}, {r}}}], [{b}], {mask};",
+            d = in(reg32) destination, m = in(reg64) map.0, c = in(reg32) column, r = in(reg32) row,
+            b = in(reg32) barrier, mask = in(reg16) blocks,
+        )
+    };
+}
