@@ -213,10 +213,13 @@ impl Int4LinearVersion {
             // version 10 was 1.3-1.45x faster than version 7 at M = 1024
             // and 1.1-1.45x at M = 128 (docs/PERF.md, run 13), version 12
             // 1.1-1.2x faster than version 10 from M = 128 to 8192 (run
-            // 15). Version 11 (256 activation rows a tile) is not faster
-            // than version 10 (runs 14 and 15), so it is not chosen.
-            _ if m > v7::ABOVE_M && Self::V12 { split_k: 1 }.runs_on(device.compute_capability) => {
-                Self::V12 { split_k: 1 }
+            // 15), and version 13 (version 12 sharing the activations
+            // across a cluster of two blocks) 1.05-1.25x faster than version
+            // 12 from M = 128 to 8192 on the large shapes (run 16). Version
+            // 11 (256 activation rows a tile) is not faster than version 10
+            // (runs 14 and 15), so it is not chosen.
+            _ if m > v7::ABOVE_M && Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => {
+                Self::V13 { split_k: 1 }
             }
             _ if m > v7::ABOVE_M => Self::V7 { split_k: 1 },
             _ => Self::V6 { warps: v3::DEFAULT_WARPS },
@@ -226,7 +229,7 @@ impl Int4LinearVersion {
 
     /// This version with the launch choice that suits `m` activation rows
     /// and `n x k` weights on `device`: the warps per block of versions 3
-    /// to 6, the split of `K` of versions 7, 10, 11 and 12 ([`tiled_split_k`]);
+    /// to 6, the split of `K` of versions 7 and 10 to 13 ([`tiled_split_k`]);
     /// versions 1 and 2 have none and are returned as they are.
     ///
     /// Versions 3 to 6: the block's warps split `K`, so fewer warps a block
@@ -402,7 +405,7 @@ pub struct Int4LinearBuffers {
 /// `device`, 1 for none.
 ///
 /// A block holds a multiprocessor alone (version 7: 120 KB of shared memory,
-/// ~230 registers a thread; versions 10 to 12: 209 to 225 KB), so `s` slices of `tiles =
+/// ~230 registers a thread; versions 10 to 13: 209 to 225 KB), so `s` slices of `tiles =
 /// ceil(n / BLOCK_N) * ceil(m / BLOCK_M)` tiles run in `waves = ceil(s *
 /// tiles / multiprocessors)` waves of `ceil(steps / s)` steps of 128
 /// columns each. The split minimises the predicted time
@@ -416,8 +419,10 @@ pub struct Int4LinearBuffers {
 /// step on the H100: 2.0 µs for version 7 (run 8: 65.5 µs for 32 steps),
 /// 2.4 µs for version 10 (run 14: 76.2 µs for 32 steps at 1024x4096x4096,
 /// a tile twice version 7's), 2.45 µs for version 11 (run 14: 78.9 µs,
-/// the same tile area) and 2.05 µs for version 12 (run 15: 65.3 µs, the
-/// same tile as version 10); `REDUCE` (3 µs, the second launch) and
+/// the same tile area), 2.05 µs for version 12 (run 15: 65.3 µs, the
+/// same tile as version 10) and 1.95 µs for version 13 (run 16: 63.0 µs;
+/// its grid, in clusters of two blocks, may hold one block more than the
+/// tiles, which the model leaves out); `REDUCE` (3 µs, the second launch) and
 /// `SLICE` (a tile's partial written and read back at ~3 TB/s: 44 ns for
 /// version 7's 64 KB) are predictions (docs/PERF.md, "v7 split-K"). On the H100, version 7's
 /// 32 tiles (N = 4096, M <= 128) split 4 ways, 64 tiles (N = 8192) 2 ways,
@@ -428,7 +433,7 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
         Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, 2400),
         Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, 2450),
         Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, 2050),
-        Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, 2050),
+        Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, 1950),
         _ => return 1,
     };
     let block_n = version.rows_per_block();
@@ -459,7 +464,7 @@ pub struct Int4LinearPlan {
     /// The layer's kernel. Without a split of `K` it writes `y`, and its
     /// arguments are those [`plan`] lists; with one, see [`SplitK`].
     pub launch: Launch,
-    /// The split of `K` into more than one slice (versions 7, 10, 11 and 12), if any.
+    /// The split of `K` into more than one slice (versions 7 and 10 to 13), if any.
     pub split_k: Option<SplitK>,
 }
 

@@ -98,7 +98,7 @@ pub fn elementwise_case(op: Op, elements: usize, variant: Variant<u32>, device: 
 }
 
 /// Whether a sweep's block size applies to the variant's version: versions
-/// 3 to 6 up to their largest block; the tiled GEMMs (7, 10, 11 and 12),
+/// 3 to 6 up to their largest block; the tiled GEMMs (7 and 10 to 13),
 /// whose block is fixed, once, in the sweep's pass of 256 threads (their
 /// launch keeps their own block: 512 threads for version 12).
 pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
@@ -112,7 +112,7 @@ pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
 /// The int4 versions that take activations of `dtype` and run on `device`,
 /// each with the library's launch choice for the shape there
 /// (`Int4LinearVersion::tuned`: warps, split of `K`); where that splits `K`
-/// (versions 7, 10, 11 and 12), the version unsplit too, to compare.
+/// (versions 7 and 10 to 13), the version unsplit too, to compare.
 pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) -> Vec<Int4LinearVersion> {
     let supported = |version: &Int4LinearVersion| match dtype {
         Dtype::F32 => version.supports::<f32>(),
@@ -163,7 +163,7 @@ pub fn version_name(version: Int4LinearVersion) -> String {
 mod tests {
     use super::*;
     use quant_kernels::Int4Mode;
-    use quant_kernels::abi::int4_linear::{v7, v12};
+    use quant_kernels::abi::int4_linear::{v7, v12, v13};
 
     const H100: DeviceInfo = DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
 
@@ -185,6 +185,7 @@ mod tests {
         for (version, kernel, block) in [
             (Int4LinearVersion::V7 { split_k: 1 }, "int4_linear_v7_bf16", v7::BLOCK_THREADS),
             (Int4LinearVersion::V12 { split_k: 1 }, "int4_linear_v12_bf16", v12::BLOCK_THREADS),
+            (Int4LinearVersion::V13 { split_k: 1 }, "int4_linear_v13_bf16", v13::BLOCK_THREADS),
         ] {
             let mut variants = sweep.variants(Op::Linear, &[version], Dtype::Bf16);
             variants.retain(linear_block_applies);

@@ -1,7 +1,7 @@
-//! What the tensor-core versions (3 to 7, 10 to 12) share: their entry
+//! What the tensor-core versions (3 to 7, 10 to 13) share: their entry
 //! points, the dequantization of a lane's codes into MMA fragments, the 8
 //! MMAs of a warp step, the epilogue that adds the warps' partial tiles and
-//! stores them, and the entry points of the tiled GEMMs (7, 10, 11 and 12) around
+//! stores them, and the entry points of the tiled GEMMs (7 and 10 to 13) around
 //! their main loops.
 //! The fragment layout is in [`crate::mma`]; how a lane's columns map to MMA
 //! slots is in the documentation of version 3.
@@ -21,13 +21,13 @@ use quant_kernels_abi::int4_linear::v7::{STEP_K, slice_steps};
 /// Exports a tensor-core version's entry points (through
 /// `export_per_float!`), one per activation type and number of MMA tiles of
 /// activation rows (and the body's other constants: group size, row tiles;
-/// the tiled GEMMs, versions 7, 10, 11 and 12, have none but their main loop:
+/// the tiled GEMMs, versions 7 and 10 to 13, have none but their main loop:
 /// `linear_tiled<V7>`). All take the arguments of `int4_linear_v1_m1_f32`,
 /// with `x` and `y` of the entry's type (`bias` stays f32), `x` and
 /// `qweight` 16-byte aligned. Launch (versions 3 to 6): grid `(ceil(n /
 /// rows per block), min(ceil(m / (8 * n_tiles)), MAX_GRID_Y))`, 1 to 16
 /// warps, and the version's `shared_bytes` of dynamic shared memory;
-/// versions 7, 10, 11 and 12 have theirs in their files.
+/// versions 7 and 10 to 13 have theirs in their files.
 macro_rules! entry_points {
     ($body:ident<$kernel:ty>: $($name:ident: $type:ty;)*) => {
         $($crate::int4_linear::mma_tile::entry_points!(@one $body [, $kernel] $name $type);)*
@@ -274,7 +274,7 @@ impl<T: MmaHalf> Epilogue<T> {
     }
 }
 
-/// The main loop of a tiled GEMM (versions 7, 10, 11 and 12), which the two entry
+/// The main loop of a tiled GEMM (versions 7 and 10 to 13), which the two entry
 /// points of each share: [`linear_tiled`] over the whole of `K`, into `y`
 /// with the bias, and [`linear_tiled_split_k`] over one slice of it, into
 /// an f32 workspace.

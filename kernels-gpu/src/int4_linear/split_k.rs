@@ -1,5 +1,5 @@
-//! The second kernel of the tiled GEMMs' split-K (versions 7, 10, 11 and 12,
-//! `v7.rs`, `v10.rs` and `v11.rs`): adds the f32 partial sums of the `splits` slices
+//! The second kernel of the tiled GEMMs' split-K (versions 7 and 10 to 13,
+//! `v7.rs`, `v10.rs` to `v13.rs`): adds the f32 partial sums of the `splits` slices
 //! of `K`, `partials[splits][m][n]`, adds the bias and rounds into `y[m][n]`.
 //!
 //! Block `(bx, by)` takes columns `bx * REDUCE_THREADS ..` of activation

@@ -18,6 +18,11 @@
 //!   read stage `s` complete (it arrives after the first chunk of the next
 //!   step, whose `wgmma.wait` leaves only that chunk's MMAs pending).
 //!
+//! The producers, the consumers and the ring are `hopper::pipeline`,
+//! which version 13 shares: what differs (how the activations reach a
+//! stage, who frees it) is a `hopper::Feed`; version 12's copies them
+//! with the codes, and every consumer thread frees a stage.
+//!
 //! Every stage of the ring can be in flight at once (version 10 keeps
 //! `STAGES - 2`), and the producer runs into the next activation tile while
 //! the consumers store the last one's outputs. Use `u` of stage `s` (the
