@@ -466,6 +466,29 @@ pub struct Int4LinearPlan {
     pub launch: Launch,
     /// The split of `K` into more than one slice (versions 7 and 10 to 13), if any.
     pub split_k: Option<SplitK>,
+    /// Version 13 takes a tensor map of `x` as its first argument, in
+    /// place of `x`'s address: this says what to encode.
+    pub x_tensor_map: Option<XTensorMap>,
+}
+
+/// The tensor map of the activations that version 13's launches take as
+/// their first argument (a `CUtensorMap`, 128 bytes, passed by value):
+/// `cuTensorMapEncodeTiled` of `x`'s address as a 2-D array of 2-byte
+/// elements (`CU_TENSOR_MAP_DATA_TYPE_UINT16`, or the f16/bf16 type), dims
+/// `[columns, rows]`, row stride `2 * columns` bytes, box `[box_columns,
+/// box_rows]`, element strides `[1, 1]`, no interleave,
+/// `CU_TENSOR_MAP_SWIZZLE_128B`, any L2 promotion,
+/// `CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE` (zeros outside). With `columns == 0`
+/// the kernel reads no activations, and any 128 bytes will do (the driver
+/// encodes no empty array).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct XTensorMap {
+    /// `m`.
+    pub rows: usize,
+    /// `k`.
+    pub columns: usize,
+    pub box_columns: usize,
+    pub box_rows: usize,
 }
 
 /// A call of version 7, 10, 11 or 12 with `K` split into `splits > 1` slices: `launch`
@@ -504,7 +527,9 @@ pub struct SplitK {
 /// CUdeviceptr` (0 for symmetric weights), `bias: CUdeviceptr` (f32, 0 for
 /// none), `y: CUdeviceptr` (`T [m][n]`), `m: u32`, `n: u32`, `k: u32`,
 /// `group_size: u32`; the weight arrays as in [`quant_kernels_abi::int4`].
-/// A plan that splits `K` has two launches and a workspace ([`SplitK`]).
+/// A plan that splits `K` has two launches and a workspace ([`SplitK`]); a
+/// plan of version 13 takes a tensor map of `x` in place of `x`
+/// ([`XTensorMap`]).
 pub fn plan<T: Float>(
     shape: &Int4Shape,
     buffers: &Int4LinearBuffers,
@@ -624,12 +649,18 @@ pub fn plan_version<T: Float>(
     } else {
         None
     };
-    Ok(Some(Int4LinearPlan { launch, split_k }))
+    let x_tensor_map = matches!(version, Int4LinearVersion::V13 { .. }).then_some(XTensorMap {
+        rows: m,
+        columns: shape.k,
+        box_columns: v13::TMA_BOX_COLUMNS,
+        box_rows: v13::TMA_BOX_ROWS,
+    });
+    Ok(Some(Int4LinearPlan { launch, split_k, x_tensor_map }))
 }
 
 #[cfg(feature = "cuda")]
 mod cuda {
-    use super::{Int4LinearBuffers, Int4LinearVersion, plan_version, v13};
+    use super::{Int4LinearBuffers, Int4LinearVersion, plan_version};
     use crate::int4_weights::{Int4Mode, Int4Shape, Int4Weights};
     use crate::kernels::{address, arg};
     use crate::tensor_map::TensorMap;
@@ -759,18 +790,13 @@ mod cuda {
             let dims = [m as u32, shape.n as u32, shape.k as u32, shape.group_size as u32];
             let [m, n, k, group_size] = dims.each_ref().map(arg);
             // Version 13 reads x through a tensor map, its first argument.
-            // With k = 0 it has no step and reads nothing, and the driver
-            // encodes no empty array: it gets a map of zeros.
             let x_map;
-            let x = if let Int4LinearVersion::V13 { .. } = version {
-                let tile = (v13::TMA_BOX_COLUMNS, v13::TMA_BOX_ROWS);
-                x_map = match shape.k {
-                    0 => TensorMap::UNUSED,
-                    k => TensorMap::rows_of_halves(x, (buffers.m, k), tile)?,
-                };
-                arg(&x_map)
-            } else {
-                arg(&x)
+            let x = match plan.x_tensor_map {
+                Some(map) => {
+                    x_map = TensorMap::encode(x, &map)?;
+                    arg(&x_map)
+                }
+                None => arg(&x),
             };
             let Some(split) = plan.split_k else {
                 let args = [x, arg(&qweight), arg(&scales), arg(&zeros), arg(&bias), arg(&y), m, n, k, group_size];

@@ -4,6 +4,7 @@
 //! `cust` does not wrap); a kernel takes one by value as an argument.
 
 use crate::Error;
+use crate::int4_linear::XTensorMap;
 use cust::sys::CUresult;
 use std::ffi::c_void;
 
@@ -44,19 +45,17 @@ unsafe extern "C" {
 
 impl TensorMap {
     /// All zeros: for a launch that reads no tensor.
-    pub(crate) const UNUSED: Self = TensorMap([0; 16]);
+    const UNUSED: Self = TensorMap([0; 16]);
 
-    /// A map of the row-major `rows x columns` array of 2-byte elements at
-    /// device address `address`, copied in boxes of `box_columns x
-    /// box_rows` written with the 128-byte swizzle (`box_columns * 2` at
-    /// most 128), elements outside the array read as zeros. The driver
-    /// refuses ([`Error::Driver`]) an address not 16-byte aligned, a row
-    /// length not a multiple of 8 elements, or a dimension past 2^32.
-    pub(crate) fn rows_of_halves(
-        address: u64,
-        (rows, columns): (usize, usize),
-        (box_columns, box_rows): (usize, usize),
-    ) -> Result<Self, Error> {
+    /// The map `map` describes, of the activations at device address `x`
+    /// (a map of zeros when it has no columns: see [`XTensorMap`]). The
+    /// driver refuses ([`Error::Driver`]) an address not 16-byte aligned,
+    /// a row length not a multiple of 8 elements, or a dimension past 2^32.
+    pub(crate) fn encode(x: u64, map: &XTensorMap) -> Result<Self, Error> {
+        let &XTensorMap { rows, columns, box_columns, box_rows } = map;
+        if columns == 0 {
+            return Ok(Self::UNUSED);
+        }
         let mut map = Self::UNUSED;
         let global_dim = [columns as u64, rows as u64];
         let row_bytes = [2 * columns as u64];
@@ -69,7 +68,7 @@ impl TensorMap {
                 &mut map,
                 DATA_TYPE_UINT16,
                 2,
-                address as *mut c_void,
+                x as *mut c_void,
                 global_dim.as_ptr(),
                 row_bytes.as_ptr(),
                 box_dim.as_ptr(),

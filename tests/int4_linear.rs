@@ -17,6 +17,7 @@ use quant_kernels::cust::stream::{Stream, StreamFlags};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{
     self, Int4LinearBuffers, Int4LinearPlan, Int4LinearVersion, SplitK, V1_BATCH_KERNEL, V1_DECODE_KERNEL, V2_KERNEL,
+    XTensorMap,
 };
 use quant_kernels::launch::{DeviceInfo, Launch, LaunchConfig};
 use quant_kernels::{Error, Float, Int4Mode, Int4Shape, Int4Weights, Kernels, PerFloat, reference};
@@ -248,6 +249,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
                 config: LaunchConfig { grid: [1, 257, 1], block: [256, 1, 1], shared_mem_bytes: 0 },
             },
         }),
+        x_tensor_map: None,
     };
     ensure(plan == Some(expected), || format!("{plan:?}"))?;
     // More activation rows than gridDim.y holds (the reduction loops over
@@ -326,6 +328,14 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         // Within the H100's 227 KB a block (v10 209 KB, v11 and v12 225 KB).
         ensure(shared_mem_bytes <= 227 * 1024, || format!("v{number}: {shared_mem_bytes} bytes of shared memory"))?;
     }
+    // Version 13 reads x through a tensor map of it (k columns, m rows).
+    let plan =
+        int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V13 { split_k: 1 })?.ok_or("no plan")?;
+    let expected = XTensorMap { rows: 257, columns: 384, box_columns: 64, box_rows: v13::BLOCK_M / v13::CLUSTER };
+    ensure(plan.x_tensor_map == Some(expected), || format!("{plan:?}"))?;
+    let plan =
+        int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V12 { split_k: 1 })?.ok_or("no plan")?;
+    ensure(plan.x_tensor_map.is_none(), || format!("{plan:?}"))?;
     // Version 13's tensor-map coordinates are 32-bit signed, and reach a tile past m.
     let limit = i32::MAX as usize - v13::BLOCK_M.max(v13::STEP_K);
     expect_error(

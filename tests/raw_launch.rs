@@ -7,12 +7,14 @@
 mod common;
 
 use common::*;
-use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
-use cudarc::driver::{CudaContext, CudaModule, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
+use cudarc::driver::sys::{self, CUdevice_attribute, CUfunction_attribute, CUtensorMap};
+use cudarc::driver::{
+    CudaContext, CudaModule, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg,
+};
 use cudarc::nvrtc::Ptx;
 use quant_kernels::check::{Rng, relative_error, relative_l2_error};
 use quant_kernels::half::{bf16, f16};
-use quant_kernels::int4_linear::Int4LinearBuffers;
+use quant_kernels::int4_linear::{Int4LinearBuffers, XTensorMap};
 use quant_kernels::launch::{DeviceInfo, Launch};
 use quant_kernels::{
     ElementwiseLaunch, ElementwiseVersion, Int4Mode, Int4Weights, Int8Params, Kernels, add_mul_exp, int4_linear, ptx,
@@ -111,8 +113,9 @@ fn int4_linear_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
 /// the workspace length are all an engine needs (bf16 passed as `u16` bits).
 fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     let Engine { stream, module, device } = engine()?;
-    // 1 or 2 tiles (versions 10 and 7) of 32 steps: the plan splits K (8
-    // ways on 16 or more multiprocessors).
+    // 1 or 2 tiles (versions 13 and 7) of 32 steps: the plan splits K (8
+    // ways on 16 or more multiprocessors). Version 13 takes a tensor map of
+    // x in place of its address, encoded here as XTensorMap says.
     let (m, n, k, group_size) = (128, 256, 4096, 128);
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, Int4Mode::Symmetric)?;
     let x: Vec<bf16> = rng.normals(m * k, 1.0).into_iter().map(bf16::from_f32).collect();
@@ -143,8 +146,13 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
         let (py, _y) = y.device_ptr_mut(&stream);
         let no_zeros = 0u64;
         let dims = [m as u32, n as u32, k as u32, group_size as u32];
+        let x_map = plan.x_tensor_map.map(|map| encode(px, &map)).transpose()?;
         let mut builder = stream.launch_builder(&gemm);
-        builder.arg(&px).arg(&pq).arg(&ps).arg(&no_zeros).arg(&pp);
+        match &x_map {
+            Some(map) => builder.arg(map),
+            None => builder.arg(&px),
+        };
+        builder.arg(&pq).arg(&ps).arg(&no_zeros).arg(&pp);
         builder.arg(&dims[0]).arg(&dims[1]).arg(&dims[2]).arg(&dims[3]);
         // SAFETY: SplitK's first argument list; the plan checked the shapes,
         // and partials holds workspace_len f32.
@@ -157,6 +165,41 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
     let got: Vec<f32> = stream.clone_dtoh(&y)?.into_iter().map(|bits| bf16::from_bits(bits).to_f32()).collect();
     let error = relative_l2_error(&got, &expected);
     ensure(error <= 1e-2, || format!("{} slices: relative error {error:e}", split.splits))
+}
+
+/// A tensor map as a kernel argument (passed by value, 128 bytes: the
+/// kernel, not Rust, reads the field).
+#[allow(dead_code)]
+struct TensorMapArg(CUtensorMap);
+
+// SAFETY: plain bytes, which the kernel takes by value.
+unsafe impl DeviceRepr for TensorMapArg {}
+
+/// The tensor map `map` describes, of the activations at `x`, through
+/// cudarc's driver bindings.
+fn encode(x: u64, map: &XTensorMap) -> Result<TensorMapArg, libtest_mimic::Failed> {
+    let mut encoded = CUtensorMap { opaque: [0; 16] };
+    let (dims, row_bytes) = ([map.columns as u64, map.rows as u64], [2 * map.columns as u64]);
+    let (box_dims, element_strides) = ([map.box_columns as u32, map.box_rows as u32], [1u32, 1]);
+    // SAFETY: rank 2, the arrays of 2 entries (1 stride); it only encodes.
+    let result = unsafe {
+        sys::cuTensorMapEncodeTiled(
+            &mut encoded,
+            sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT16,
+            2,
+            x as *mut std::ffi::c_void,
+            dims.as_ptr(),
+            row_bytes.as_ptr(),
+            box_dims.as_ptr(),
+            element_strides.as_ptr(),
+            sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+            sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+            sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+        )
+    };
+    ensure(result == sys::CUresult::CUDA_SUCCESS, || format!("cuTensorMapEncodeTiled: {result:?}"))?;
+    Ok(TensorMapArg(encoded))
 }
 
 /// A launch shape no plan chooses: 3 blocks of 96 threads, so both versions
