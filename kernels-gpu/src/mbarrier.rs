@@ -46,8 +46,8 @@ pub unsafe fn arrive(address: u32) {
 
 /// One arrival on the barrier at `address` in the cluster's shared window
 /// (of this block or another of its cluster: [`crate::cluster::peer_address`]),
-/// releasing this thread's earlier shared-memory reads, such as those of
-/// MMAs it has waited for.
+/// releasing this thread's earlier memory accesses (and what it acquired
+/// before them) at cluster scope.
 ///
 /// # Safety
 /// `address` holds an initialized mbarrier of a block of the cluster that
@@ -55,7 +55,7 @@ pub unsafe fn arrive(address: u32) {
 #[inline(always)]
 pub unsafe fn arrive_cluster(address: u32) {
     // SAFETY: the caller guarantees the barrier.
-    unsafe { asm!("mbarrier.arrive.shared::cluster.b64 _, [{a}];", a = in(reg32) address) };
+    unsafe { asm!("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [{a}];", a = in(reg32) address) };
 }
 
 /// One arrival of this thread on the barrier at `address` that also tells
@@ -72,6 +72,28 @@ pub unsafe fn arrive_expect_bytes(address: u32, bytes: u32) {
     unsafe {
         asm!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [{a}], {b};", a = in(reg32) address, b = in(reg32) bytes)
     };
+}
+
+/// As [`wait`], acquiring at cluster scope: what blocks of the cluster
+/// released by [`arrive_cluster`] before their arrivals.
+///
+/// # Safety
+/// `address` holds an initialized mbarrier of this block.
+#[inline(always)]
+pub unsafe fn wait_cluster(address: u32, parity: u32) {
+    loop {
+        let done: u32;
+        // SAFETY: the caller guarantees the barrier.
+        unsafe {
+            asm!(
+                "{{ .reg .pred done; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [{a}], {p}; selp.u32 {d}, 1, 0, done; }}",
+                a = in(reg32) address, p = in(reg32) parity, d = out(reg32) done,
+            )
+        };
+        if done != 0 {
+            return;
+        }
+    }
 }
 
 /// One arrival on the barrier at `address`, made by the hardware once every

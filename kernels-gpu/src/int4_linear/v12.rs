@@ -20,8 +20,7 @@
 //!
 //! The producers, the consumers and the ring are `hopper::pipeline`,
 //! which version 13 shares: what differs (how the activations reach a
-//! stage, who frees it) is a `hopper::Feed`; version 12's copies them
-//! with the codes, and every consumer thread frees a stage.
+//! stage) is a `hopper::Feed`; version 12's copies them with the codes.
 //!
 //! Every stage of the ring can be in flight at once (version 10 keeps
 //! `STAGES - 2`), and the producer runs into the next activation tile while
@@ -132,23 +131,33 @@ pub(super) mod hopper {
         pub(in crate::int4_linear) fn empty(&self, fill: u32) -> u32 {
             self.barriers + 8 * (STAGES as u32 + fill % STAGES as u32)
         }
+        /// A third barrier a stage, after `empty`, for a feed's own use
+        /// (version 13's; version 12's shared memory has no room for it).
+        pub(in crate::int4_linear) fn extra(&self, fill: u32) -> u32 {
+            self.barriers + 8 * (2 * STAGES as u32 + fill % STAGES as u32)
+        }
         /// The parity of `fill`'s use of its stage.
-        fn parity(&self, fill: u32) -> u32 {
+        pub(in crate::int4_linear) fn parity(&self, fill: u32) -> u32 {
             (fill / STAGES as u32) % 2
         }
     }
 
-    /// How the activations reach the stages, and how the consumers free a
-    /// stage: what versions 12 and 13 do differently.
+    /// How the activations reach the stages: what versions 12 and 13 do
+    /// differently.
     pub(in crate::int4_linear) trait Feed<T> {
         /// Whether the producer threads copy the activations along with the
         /// codes (`cp.async`), or [`load`](Self::load) brings them.
         const COPIES_ACTIVATIONS: bool;
-        /// Arrivals on a stage's `empty` barrier that free it.
-        const RELEASES: u32;
 
         /// The activations, for the copies (if [`COPIES_ACTIVATIONS`](Self::COPIES_ACTIVATIONS)).
         fn x(&self) -> *const T;
+
+        /// Thread 0 initializes the feed's own barriers, if any, before the
+        /// block meets.
+        ///
+        /// # Safety
+        /// Once, by thread 0, before [`meet`](Self::meet).
+        unsafe fn init(&self, ring: &Ring);
 
         /// Every block of the launch's group meets: after the barriers are
         /// initialized, and before a block exits.
@@ -158,7 +167,7 @@ pub(super) mod hopper {
         /// tile from activation row `first_m`) into `fill`'s stage.
         ///
         /// # Safety
-        /// The stage is free in every block the feed writes to.
+        /// The stage is free in this block (its consumers released it).
         unsafe fn load(&self, ring: &Ring, fill: u32, i: usize, first_m: usize, thread: usize);
 
         /// Producer thread `thread`'s arrival on `full`, after its
@@ -167,12 +176,6 @@ pub(super) mod hopper {
         /// # Safety
         /// `full` is the step's barrier.
         unsafe fn arrive_full(&self, full: u32, thread: usize);
-
-        /// A consumer thread frees a stage: `empty` is its barrier in this block.
-        ///
-        /// # Safety
-        /// The thread has waited for every MMA of its warp that read the stage.
-        unsafe fn release(&self, empty: u32);
     }
 
     /// Version 12's feed: the producers copy the activations from `x`.
@@ -180,11 +183,11 @@ pub(super) mod hopper {
 
     impl<T> Feed<T> for CopiedActivations<T> {
         const COPIES_ACTIVATIONS: bool = true;
-        const RELEASES: u32 = CONSUMER_THREADS as u32;
 
         fn x(&self) -> *const T {
             self.0
         }
+        unsafe fn init(&self, _: &Ring) {}
         fn meet(&self) {
             sync_threads();
         }
@@ -192,10 +195,6 @@ pub(super) mod hopper {
         unsafe fn arrive_full(&self, full: u32, _: usize) {
             // SAFETY: forwarded from the caller.
             unsafe { mbarrier::arrive(full) };
-        }
-        unsafe fn release(&self, empty: u32) {
-            // SAFETY: forwarded from the caller.
-            unsafe { mbarrier::arrive(empty) };
         }
     }
 
@@ -241,9 +240,11 @@ pub(super) mod hopper {
                 // SAFETY: 8-byte slots after the ring, inside SHARED_BYTES.
                 unsafe {
                     mbarrier::init(ring.full(fill), 2 * PRODUCER_THREADS as u32);
-                    mbarrier::init(ring.empty(fill), F::RELEASES);
+                    mbarrier::init(ring.empty(fill), CONSUMER_THREADS as u32);
                 }
             }
+            // SAFETY: thread 0, before the meeting.
+            unsafe { feed.init(&ring) };
             mbarrier::fence_init();
         }
         feed.meet();
@@ -256,7 +257,7 @@ pub(super) mod hopper {
             // SAFETY: each consumer warpgroup, whole; the producers' decreases free what they take.
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
-            unsafe { consume::<T, F>(thread, &ring, &feed, dims, steps, store) };
+            unsafe { consume::<T>(thread, &ring, dims, steps, store) };
         }
         feed.meet();
     }
@@ -325,10 +326,9 @@ pub(super) mod hopper {
     /// # Safety
     /// As for [`pipeline`].
     #[inline(always)]
-    unsafe fn consume<T: WgmmaHalf, F: Feed<T>>(
+    unsafe fn consume<T: WgmmaHalf>(
         thread: usize,
         ring: &Ring,
-        feed: &F,
         (m, _, _): (usize, usize, usize),
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
@@ -360,7 +360,7 @@ pub(super) mod hopper {
                             // Only this chunk's MMAs are pending: the previous
                             // step's have completed, and its stage is free.
                             if let (0, Some(previous)) = (chunk, previous) {
-                                feed.release(previous);
+                                mbarrier::arrive(previous);
                             }
                         },
                     );
@@ -373,7 +373,7 @@ pub(super) mod hopper {
             }
             if !steps.is_empty() {
                 // SAFETY: the ring's barrier of the tile's last step.
-                unsafe { feed.release(ring.empty(fill - 1)) };
+                unsafe { mbarrier::arrive(ring.empty(fill - 1)) };
             }
             lane.store_tiles(&acc, first_row, first_m, &store);
         }

@@ -20,18 +20,24 @@
 //! producer arrivals are in (version 12's) and the 32 KB of activations
 //! have landed: producer thread 0 makes its second arrival with
 //! `expect_tx` of those bytes, which both blocks' copies count down as
-//! they land, in either order. A block's producer writes into both blocks'
-//! stages, so it may refill a stage only when the consumers of both have
-//! freed it: each consumer warp meets (`bar.warp.sync`, which orders its
-//! lanes' reads of the codes and constants before what lane 0 does next)
-//! after the `wgmma.wait` that covers its MMAs on the stage, and its lane 0
-//! arrives on that stage's `empty` barrier in both blocks, 16 arrivals a
-//! phase. (Run 16 first had lane 0 arrive without the meeting: racecheck
-//! reported the producer's writes of codes and constants as racing with
-//! the other lanes' reads. Every thread arriving, as in version 12, was
-//! also clean but 16% slower on every shape.) The cluster meets (`barrier.cluster`)
-//! after the barriers are initialized, and again before any block exits,
-//! since the other may still arrive on its barriers.
+//! they land, in either order. The consumers free a stage in their own
+//! block as in version 12 (every thread arrives on `empty[s]`). A block's
+//! TMA copy writes into both blocks' stages, though, so before it producer
+//! thread 0 also needs the other block's `empty[s]`: after its own
+//! `empty[s]` wait it arrives on the other block's `peer_free[s]` (the
+//! ring's third barrier a stage, 1 arrival a phase: "my stage `s` is
+//! free for use `u`"), and waits for phase `u` of its own. The cluster
+//! meets (`barrier.cluster`) after the barriers are initialized, and again
+//! before any block exits, since the other may still arrive on its
+//! barriers.
+//!
+//! Run 16 tried the consumers arriving across the cluster themselves: lane
+//! 0 of each warp on both blocks' `empty[s]` left the other lanes' reads
+//! of the codes and constants unordered before the refill (racecheck
+//! reported the races), and any form that ordered them (every thread
+//! arriving on both, or `bar.warp.sync` first) made ptxas wait for each
+//! warpgroup MMA before the next, without warning: 16% slower. The
+//! consumers' loop is version 12's here.
 //!
 //! **The tensor map** is the first argument, in place of `x`'s address
 //! (the host encodes it: rows of `k` elements, `m` rows, box 64 x 64,
@@ -137,12 +143,11 @@ impl TiledGemm for V13 {
 #[cfg(target_feature = "sm_90a")]
 mod hopper {
     use crate::cluster;
-    use crate::device::{lane_id, sync_warp};
     use crate::int4_linear::v12::hopper::{Feed, Ring};
     use crate::mbarrier;
     use crate::tma::{self, TensorMapAddress};
     use quant_kernels_abi::int4_linear::v13::{
-        ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, CLUSTER, CODE_BYTES_PER_STAGE, CONSUMER_THREADS, STEP_K,
+        ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, CLUSTER, CODE_BYTES_PER_STAGE, STAGES, STEP_K,
         TMA_BOX_COLUMNS, TMA_BOX_ROWS,
     };
 
@@ -162,11 +167,17 @@ mod hopper {
 
     impl<T> Feed<T> for MulticastActivations {
         const COPIES_ACTIVATIONS: bool = false;
-        /// One a consumer warp of each block.
-        const RELEASES: u32 = (CLUSTER * CONSUMER_THREADS / 32) as u32;
 
         fn x(&self) -> *const T {
             core::ptr::null()
+        }
+
+        /// `peer_free[s]` (the ring's `extra`): one arrival a phase from each other block.
+        unsafe fn init(&self, ring: &Ring) {
+            for fill in 0..STAGES as u32 {
+                // SAFETY: the ring's third barrier of each stage, inside SHARED_BYTES.
+                unsafe { mbarrier::init(ring.extra(fill), CLUSTER as u32 - 1) };
+            }
         }
 
         fn meet(&self) {
@@ -178,14 +189,24 @@ mod hopper {
             if thread != 0 {
                 return;
             }
+            // This block's stage is free (the caller's): say so to the
+            // others, and wait until they have said so for theirs.
+            for rank in (0..CLUSTER as u32).filter(|&rank| rank != self.rank) {
+                // SAFETY: the same barrier in each block of the cluster, which
+                // meets before any block exits.
+                unsafe { mbarrier::arrive_cluster(cluster::peer_address(ring.extra(fill), rank)) };
+            }
+            // SAFETY: this block's barrier.
+            unsafe { mbarrier::wait_cluster(ring.extra(fill), ring.parity(fill)) };
             let every_block = (1u16 << CLUSTER) - 1;
             let rows = TMA_BOX_ROWS as u32 * self.rank;
             for half in 0..2 {
                 let destination =
                     ring.stage(fill) + (CODE_BYTES_PER_STAGE + ACTIVATION_HALF_BYTES * half) as u32 + 128 * rows;
                 let column = STEP_K * i + TMA_BOX_COLUMNS * half;
-                // SAFETY: the stage is free in every block (the caller's),
-                // its activation rows at the same offsets in each, 1024-byte
+                // SAFETY: the stage is free in every block (this one's: the
+                // caller's; the others': their word, waited for above), its
+                // activation rows at the same offsets in each, 1024-byte
                 // aligned (rows a multiple of 8); the step's full barrier.
                 unsafe {
                     tma::load_2d_multicast(
@@ -207,21 +228,6 @@ mod hopper {
                     mbarrier::arrive_expect_bytes(full, ACTIVATION_BYTES_PER_STAGE as u32);
                 } else {
                     mbarrier::arrive(full);
-                }
-            }
-        }
-
-        /// Lane 0 of each warp frees the stage in every block of the
-        /// cluster, after the warp has met: the meeting orders the other
-        /// lanes' reads of the codes and constants before its arrival.
-        #[inline(always)]
-        unsafe fn release(&self, empty: u32) {
-            sync_warp();
-            if lane_id() == 0 {
-                for rank in 0..CLUSTER as u32 {
-                    // SAFETY: the same barrier in each block of the cluster,
-                    // which meets before any block exits.
-                    unsafe { mbarrier::arrive_cluster(cluster::peer_address(empty, rank)) };
                 }
             }
         }
