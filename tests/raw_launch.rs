@@ -14,7 +14,7 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 use quant_kernels::check::{Rng, relative_error, relative_l2_error};
 use quant_kernels::half::{bf16, f16};
-use quant_kernels::int4_linear::{Int4LinearBuffers, XTensorMap};
+use quant_kernels::int4_linear::{Int4LinearBuffers, Int4LinearVersion, XTensorMap};
 use quant_kernels::launch::{DeviceInfo, Launch};
 use quant_kernels::{
     ElementwiseLaunch, ElementwiseVersion, Int4Mode, Int4Weights, Int8Params, Kernels, add_mul_exp, int4_linear, ptx,
@@ -108,14 +108,15 @@ fn int4_linear_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     ensure(error <= 1e-5, || format!("relative error {error:e}"))
 }
 
-/// Version 7 split along `K` from the plan alone, with the engine's own
-/// workspace: the plan's two launches, their documented argument lists and
-/// the workspace length are all an engine needs (bf16 passed as `u16` bits).
+/// The tiled GEMM split along `K` from the plan alone, with the engine's
+/// own workspace: the plan's two launches, their documented argument lists,
+/// the workspace length and (version 13) the tensor map it asks for are all
+/// an engine needs (bf16 passed as `u16` bits). The library's plan
+/// (`best_for`), and on compute capability 9.0 version 13's too.
 fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     let Engine { stream, module, device } = engine()?;
-    // 1 or 2 tiles (versions 13 and 7) of 32 steps: the plan splits K (8
-    // ways on 16 or more multiprocessors). Version 13 takes a tensor map of
-    // x in place of its address, encoded here as XTensorMap says.
+    // 1 or 2 tiles (versions 10 to 13, and 7) of 32 steps: the plans split K
+    // (8 ways on 16 or more multiprocessors).
     let (m, n, k, group_size) = (128, 256, 4096, 128);
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, Int4Mode::Symmetric)?;
     let x: Vec<bf16> = rng.normals(m * k, 1.0).into_iter().map(bf16::from_f32).collect();
@@ -127,44 +128,53 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
     let x_bits: Vec<u16> = x.iter().map(|v| v.to_bits()).collect();
     let (dx, qweight) = (stream.clone_htod(&x_bits)?, stream.clone_htod(weights.qweight())?);
     let (dscales, dbias) = (stream.clone_htod(&scales)?, stream.clone_htod(&bias)?);
-    let mut y = stream.alloc_zeros::<u16>(m * n)?;
     let (px, _x) = dx.device_ptr(&stream);
     let (pq, _q) = qweight.device_ptr(&stream);
     let buffers =
         Int4LinearBuffers { m, x_len: m * k, x_address: px, qweight_address: pq, bias_len: Some(n), y_len: m * n };
-    let plan = int4_linear::plan::<bf16>(&weights.shape(), &buffers, &device)?.expect("a plan");
-    let split = plan.split_k.ok_or_else(|| format!("the plan does not split K: {plan:?}"))?;
-    let mut partials = stream.alloc_zeros::<f32>(split.workspace_len)?;
-    let (gemm, reduce) = (module.load_function(plan.launch.kernel)?, module.load_function(split.reduce.kernel)?);
-    // Past 48 KB of dynamic shared memory a kernel must opt in (the library's
-    // Kernels does this for every kernel when it loads the module).
-    let shared = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
-    gemm.set_attribute(shared, plan.launch.config.shared_mem_bytes as i32)?;
-    {
-        let ((ps, _s), (pb, _b)) = (dscales.device_ptr(&stream), dbias.device_ptr(&stream));
-        let (pp, _p) = partials.device_ptr_mut(&stream);
-        let (py, _y) = y.device_ptr_mut(&stream);
-        let no_zeros = 0u64;
-        let dims = [m as u32, n as u32, k as u32, group_size as u32];
-        let x_map = plan.x_tensor_map.map(|map| encode(px, &map)).transpose()?;
-        let mut builder = stream.launch_builder(&gemm);
-        match &x_map {
-            Some(map) => builder.arg(map),
-            None => builder.arg(&px),
-        };
-        builder.arg(&pq).arg(&ps).arg(&no_zeros).arg(&pp);
-        builder.arg(&dims[0]).arg(&dims[1]).arg(&dims[2]).arg(&dims[3]);
-        // SAFETY: SplitK's first argument list; the plan checked the shapes,
-        // and partials holds workspace_len f32.
-        unsafe { builder.launch(config(&plan.launch))? };
-        let mut builder = stream.launch_builder(&reduce);
-        builder.arg(&pp).arg(&pb).arg(&py).arg(&dims[0]).arg(&dims[1]).arg(&split.splits);
-        // SAFETY: SplitK's reduction argument list; y holds m * n bf16.
-        unsafe { builder.launch(config(&split.reduce))? };
+    let mut plans = vec![int4_linear::plan::<bf16>(&weights.shape(), &buffers, &device)?.expect("a plan")];
+    let v13 = Int4LinearVersion::V13 { split_k: 1 };
+    if v13.runs_on(device.compute_capability) {
+        let v13 = v13.with_split_k(int4_linear::tiled_split_k(v13, m, n, k, &device));
+        plans.extend(int4_linear::plan_version::<bf16>(&weights.shape(), &buffers, v13)?);
     }
-    let got: Vec<f32> = stream.clone_dtoh(&y)?.into_iter().map(|bits| bf16::from_bits(bits).to_f32()).collect();
-    let error = relative_l2_error(&got, &expected);
-    ensure(error <= 1e-2, || format!("{} slices: relative error {error:e}", split.splits))
+    for plan in plans {
+        let split = plan.split_k.ok_or_else(|| format!("the plan does not split K: {plan:?}"))?;
+        let mut partials = stream.alloc_zeros::<f32>(split.workspace_len)?;
+        let mut y = stream.alloc_zeros::<u16>(m * n)?;
+        let (gemm, reduce) = (module.load_function(plan.launch.kernel)?, module.load_function(split.reduce.kernel)?);
+        // Past 48 KB of dynamic shared memory a kernel must opt in (the library's
+        // Kernels does this for every kernel when it loads the module).
+        let shared = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
+        gemm.set_attribute(shared, plan.launch.config.shared_mem_bytes as i32)?;
+        {
+            let ((ps, _s), (pb, _b)) = (dscales.device_ptr(&stream), dbias.device_ptr(&stream));
+            let (pp, _p) = partials.device_ptr_mut(&stream);
+            let (py, _y) = y.device_ptr_mut(&stream);
+            let no_zeros = 0u64;
+            let dims = [m as u32, n as u32, k as u32, group_size as u32];
+            let x_map = plan.x_tensor_map.map(|map| encode(px, &map)).transpose()?;
+            let mut builder = stream.launch_builder(&gemm);
+            match &x_map {
+                Some(map) => builder.arg(map),
+                None => builder.arg(&px),
+            };
+            builder.arg(&pq).arg(&ps).arg(&no_zeros).arg(&pp);
+            builder.arg(&dims[0]).arg(&dims[1]).arg(&dims[2]).arg(&dims[3]);
+            // SAFETY: SplitK's first argument list (x or its tensor map
+            // first); the plan checked the shapes, and partials holds
+            // workspace_len f32.
+            unsafe { builder.launch(config(&plan.launch))? };
+            let mut builder = stream.launch_builder(&reduce);
+            builder.arg(&pp).arg(&pb).arg(&py).arg(&dims[0]).arg(&dims[1]).arg(&split.splits);
+            // SAFETY: SplitK's reduction argument list; y holds m * n bf16.
+            unsafe { builder.launch(config(&split.reduce))? };
+        }
+        let got: Vec<f32> = stream.clone_dtoh(&y)?.into_iter().map(|bits| bf16::from_bits(bits).to_f32()).collect();
+        let error = relative_l2_error(&got, &expected);
+        ensure(error <= 1e-2, || format!("{}, {} slices: relative error {error:e}", plan.launch.kernel, split.splits))?;
+    }
+    Ok(())
 }
 
 /// A tensor map as a kernel argument (passed by value, 128 bytes: the

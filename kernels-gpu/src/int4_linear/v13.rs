@@ -39,6 +39,19 @@
 //! warpgroup MMA before the next, without warning: 16% slower. The
 //! consumers' loop is version 12's here.
 //!
+//! **Measured** (H100, run 16, bf16, cold, `docs/PERF.md`): the first
+//! form (lane 0 of each consumer warp freeing the stage in both blocks)
+//! took 905 and 844 µs at 1024x28672x8192 and 1024x8192x28672 against
+//! version 12's 1069 and 978 (1.16-1.18x; 1.15x at M = 8192), and `ncu`
+//! found the tensor pipe 72% busy (version 12: 57%); but racecheck
+//! reported it (above). This form is clean and slower than version 12:
+//! 1219 and 1137 µs against 1078 and 979 in the same call. Its producer
+//! thread 0 now meets the other block every step, and ptxas turns the
+//! cluster-scope arrival into `MEMBAR.ALL.GPU` (which waits for the
+//! thread's copies in flight) and the cluster-scope wait into `CCTL.IVALL`
+//! (which drops L1, where the producers prefetch the next step's
+//! constants). The library does not choose version 13.
+//!
 //! **The tensor map** is the first argument, in place of `x`'s address
 //! (the host encodes it: rows of `k` elements, `m` rows, box 64 x 64,
 //! 128-byte swizzle), and stays in the parameter space, where the TMA unit
