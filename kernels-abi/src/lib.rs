@@ -383,7 +383,7 @@ pub mod int4_linear {
     /// of `x` (`CUtensorMap`, 128 bytes) in place of `x`'s address: rows of
     /// `k` 2-byte elements, `m` of them, box `TMA_BOX_COLUMNS x
     /// TMA_BOX_ROWS`, 128-byte swizzle, out-of-bounds elements read as
-    /// zero. Every other constant is version 12's.
+    /// zero. Every other constant but `SHARED_BYTES` is version 12's.
     pub mod v13 {
         pub use super::v12::{
             ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, BLOCK_M, BLOCK_N, BLOCK_THREADS, CODE_BYTES_PER_STAGE,
