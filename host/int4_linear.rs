@@ -104,7 +104,7 @@ pub const V12_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
 
 /// Version 13's entry points (version 12 in clusters of two blocks that
 /// share the activations; sm_90a only). The first argument is a tensor map
-/// of `x` ([`TensorMap`](crate::TensorMap)) in place of its address.
+/// of `x` (see [`XTensorMap`]) in place of its address.
 pub const V13_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v13_f16"), bf16: Some("int4_linear_v13_bf16") };
 
