@@ -10,7 +10,11 @@
 //! parity has completed. Arriving releases, and a returned wait acquires,
 //! the shared-memory writes before the arrival (`.release.cta` and
 //! `.acquire.cta`, the defaults), including copies tracked with
-//! [`arrive_on_copies`].
+//! [`arrive_on_copies`]. A phase can also wait for bytes
+//! ([`arrive_expect_bytes`], counted down by TMA copies), and blocks of a
+//! cluster can arrive on each other's barriers ([`arrive_cluster`],
+//! [`wait_cluster`], at cluster scope: on the H100 the arrival compiles to
+//! a GPU-wide fence and the wait to an L1 invalidation, run 16).
 
 use core::arch::asm;
 
