@@ -402,7 +402,7 @@ pub struct Int4LinearBuffers {
     pub y_len: usize,
 }
 
-/// The split of `K` that a tiled GEMM (version 7, 10, 11 or 12; 1 for the others)
+/// The split of `K` that a tiled GEMM (version 7 or 10 to 13; 1 for the others)
 /// is predicted fastest with for `m` activation rows and `n x k` weights on
 /// `device`, 1 for none.
 ///
@@ -494,7 +494,7 @@ pub struct XTensorMap {
     pub box_rows: usize,
 }
 
-/// A call of version 7, 10, 11 or 12 with `K` split into `splits > 1` slices: `launch`
+/// A call of version 7 or 10 to 13 with `K` split into `splits > 1` slices: `launch`
 /// (of the [`Int4LinearPlan`]) sums each slice of `K` into an f32
 /// workspace `partials[splits][m][n]`, and `reduce` adds the slices and the
 /// bias into `y`.

@@ -745,10 +745,10 @@ fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// The tiled GEMMs of 128-row tiles (versions 7, 10 and 12, bf16) with more
-/// tiles than `gridDim.y` holds, so that blocks take a second tile: `K` of
-/// 3 steps, so that version 12's ring (4 stages, counted across a block's
-/// tiles) wraps inside the second tile. Activation rows repeat a pattern of
+/// The tiled GEMMs of 128-row tiles (versions 7, 10, 12 and 13, bf16) with
+/// more tiles than `gridDim.y` holds, so that blocks take a second tile: `K`
+/// of 3 steps, so that the ring of versions 12 and 13 (4 stages, counted
+/// across a block's tiles) wraps inside the second tile. Activation rows repeat a pattern of
 /// prime length, as in [`huge_past_2_31_activations`]; 6.4 GB of activations.
 fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     const PATTERN_ROWS: usize = 97;

@@ -100,7 +100,7 @@ pub fn elementwise_case(op: Op, elements: usize, variant: Variant<u32>, device: 
 /// Whether a sweep's block size applies to the variant's version: versions
 /// 3 to 6 up to their largest block; the tiled GEMMs (7 and 10 to 13),
 /// whose block is fixed, once, in the sweep's pass of 256 threads (their
-/// launch keeps their own block: 512 threads for version 12).
+/// launch keeps their own block: 512 threads for versions 12 and 13).
 pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
     match (variant.version, variant.block) {
         (_, None) => true,

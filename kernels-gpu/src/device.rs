@@ -80,15 +80,6 @@ pub fn warp_id() -> u32 {
     thread_idx_x() / WARP_SIZE
 }
 
-/// Every lane of the warp meets here; the shared-memory accesses each made
-/// before are ordered before those any makes after (`bar.warp.sync`, what
-/// CUDA C++'s `__syncwarp()` is).
-#[inline(always)]
-pub fn sync_warp() {
-    // SAFETY: every lane of the calling warp executes it.
-    unsafe { core::arch::asm!("bar.warp.sync 0xffffffff;") };
-}
-
 /// `__syncthreads()`: a barrier for the whole block, which also orders its
 /// shared-memory accesses. Every thread of the block must reach it.
 #[inline(always)]

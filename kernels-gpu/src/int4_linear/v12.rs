@@ -84,7 +84,7 @@ impl TiledGemm for V12 {
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            hopper::sum_tiles::<T>(x, qweight, groups, dims, steps, store)
+            hopper::pipeline::<T, _>(hopper::CopiedActivations(x), qweight, groups, dims, steps, store)
         };
         #[cfg(not(target_feature = "sm_90a"))]
         {
@@ -179,7 +179,7 @@ pub(super) mod hopper {
     }
 
     /// Version 12's feed: the producers copy the activations from `x`.
-    struct CopiedActivations<T>(*const T);
+    pub(super) struct CopiedActivations<T>(pub(super) *const T);
 
     impl<T> Feed<T> for CopiedActivations<T> {
         const COPIES_ACTIVATIONS: bool = true;
@@ -196,23 +196,6 @@ pub(super) mod hopper {
             // SAFETY: forwarded from the caller.
             unsafe { mbarrier::arrive(full) };
         }
-    }
-
-    /// See the module documentation.
-    ///
-    /// # Safety
-    /// As for `TiledGemm::sum_tiles`, with version 12's launch shape.
-    #[inline(always)]
-    pub(super) unsafe fn sum_tiles<T: WgmmaHalf>(
-        x: *const T,
-        qweight: *const u32,
-        groups: GroupParams,
-        dims: (usize, usize, usize),
-        steps: Range<usize>,
-        store: impl Fn(usize, usize, f32),
-    ) {
-        // SAFETY: forwarded from the caller.
-        unsafe { pipeline(CopiedActivations(x), qweight, groups, dims, steps, store) }
     }
 
     /// The producer warpgroups and the MMA warpgroups, meeting at the
