@@ -215,13 +215,13 @@ impl Int4LinearVersion {
             // version 10 was 1.3-1.45x faster than version 7 at M = 1024
             // and 1.1-1.45x at M = 128 (docs/PERF.md, run 13), version 12
             // 1.1-1.2x faster than version 10 from M = 128 to 8192 (run
-            // 15). Version 11 (256 activation rows a tile) is not faster
-            // than version 10 (runs 14 and 15), and version 13 (version 12
-            // sharing the activations across a cluster of two blocks) is,
-            // in its racecheck-clean form, 1.1-1.4x slower than version 12
-            // (run 16, docs/PERF.md): neither is chosen.
-            _ if m > v7::ABOVE_M && Self::V12 { split_k: 1 }.runs_on(device.compute_capability) => {
-                Self::V12 { split_k: 1 }
+            // 15), and version 13 (version 12 sharing the activations
+            // across a cluster of two blocks) 1.03-1.3x faster than version
+            // 12 from M = 128 to 8192 (run 17). Version 11 (256 activation
+            // rows a tile) is not faster than version 10 (runs 14 and 15),
+            // so it is not chosen.
+            _ if m > v7::ABOVE_M && Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => {
+                Self::V13 { split_k: 1 }
             }
             _ if m > v7::ABOVE_M => Self::V7 { split_k: 1 },
             _ => Self::V6 { warps: v3::DEFAULT_WARPS },
@@ -422,9 +422,9 @@ pub struct Int4LinearBuffers {
 /// 2.4 µs for version 10 (run 14: 76.2 µs for 32 steps at 1024x4096x4096,
 /// a tile twice version 7's), 2.45 µs for version 11 (run 14: 78.9 µs,
 /// the same tile area), 2.05 µs for version 12 (run 15: 65.3 µs, the
-/// same tile as version 10) and 2.8 µs for version 13 (run 16: 89.8 µs,
-/// its racecheck-clean form; its grid, in clusters of two blocks, may hold
-/// one block more than the tiles, which the model leaves out); `REDUCE`
+/// same tile as version 10) and 2.0 µs for version 13 (run 17: 63.7 µs;
+/// its grid, in clusters of two blocks, may hold one block more than the
+/// tiles, which the model leaves out); `REDUCE`
 /// (3 µs, the second launch) and
 /// `SLICE` (a tile's partial written and read back at ~3 TB/s: 44 ns for
 /// version 7's 64 KB) are predictions (docs/PERF.md, "v7 split-K"). On the H100, version 7's
@@ -436,7 +436,7 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
         Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, 2400),
         Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, 2450),
         Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, 2050),
-        Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, 2800),
+        Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, 2000),
         _ => return 1,
     };
     let block_n = version.rows_per_block();

@@ -92,11 +92,11 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     let chosen = Int4LinearVersion::best_for::<f32>(1, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
     // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
-    // splits of K: plans_split_k): version 12 on the H100, 7 elsewhere.
+    // splits of K: plans_split_k): version 13 on the H100, 7 elsewhere.
     let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
     for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (128, 4096), (129, 11008), (1024, 4096), (8192, 4096)] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
-        ensure(matches!(chosen, Int4LinearVersion::V12 { .. }), || format!("m = {m}, n = {n}: {chosen:?}"))?;
+        ensure(matches!(chosen, Int4LinearVersion::V13 { .. }), || format!("m = {m}, n = {n}: {chosen:?}"))?;
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &a100);
         ensure(matches!(chosen, Int4LinearVersion::V7 { .. }), || format!("A100 m = {m}, n = {n}: {chosen:?}"))?;
     }
@@ -186,21 +186,21 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// a workspace.
 fn plans_split_k(rng: &mut Rng) -> TestResult {
     use Int4LinearVersion::{V7, V10, V11, V12, V13};
-    // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15 and 16):
-    // version 12 on the H100, version 7 on a device of as many
+    // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15 and 17):
+    // version 13 on the H100, version 7 on a device of as many
     // multiprocessors that has no sm_90a (its tiles are half as tall).
     let no_sm90a = DeviceInfo { compute_capability: (10, 0), multiprocessors: 132 };
     for (m, n, k, v7_split, h100) in [
-        (128, 4096, 4096, 4, V12 { split_k: 8 }),
-        (64, 4096, 4096, 4, V12 { split_k: 8 }),
-        (128, 4096, 11008, 4, V12 { split_k: 8 }),
-        (128, 8192, 28672, 2, V12 { split_k: 4 }),
-        (256, 4096, 4096, 2, V12 { split_k: 4 }),
-        (128, 11008, 4096, 1, V12 { split_k: 3 }),
-        (128, 28672, 8192, 1, V12 { split_k: 1 }),
-        (64, 28672, 8192, 1, V12 { split_k: 1 }),
-        (1024, 4096, 4096, 1, V12 { split_k: 1 }),
-        (1024, 8192, 28672, 1, V12 { split_k: 1 }),
+        (128, 4096, 4096, 4, V13 { split_k: 8 }),
+        (64, 4096, 4096, 4, V13 { split_k: 8 }),
+        (128, 4096, 11008, 4, V13 { split_k: 8 }),
+        (128, 8192, 28672, 2, V13 { split_k: 4 }),
+        (256, 4096, 4096, 2, V13 { split_k: 4 }),
+        (128, 11008, 4096, 1, V13 { split_k: 3 }),
+        (128, 28672, 8192, 1, V13 { split_k: 1 }),
+        (64, 28672, 8192, 1, V13 { split_k: 1 }),
+        (1024, 4096, 4096, 1, V13 { split_k: 1 }),
+        (1024, 8192, 28672, 1, V13 { split_k: 1 }),
     ] {
         let chosen = Int4LinearVersion::best_for::<f16>(m, n, k, &H100);
         ensure(chosen == h100, || format!("H100 {m}x{n}x{k}: {chosen:?}"))?;
@@ -214,7 +214,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     // Too few steps for two slices of MIN_SLICE_STEPS: no split.
     let short = (2 * v7::MIN_SLICE_STEPS - 1) * v7::STEP_K;
     let chosen = Int4LinearVersion::best_for::<bf16>(128, 128, short, &H100);
-    ensure(chosen == V12 { split_k: 1 }, || format!("K = {short}: {chosen:?}"))?;
+    ensure(chosen == V13 { split_k: 1 }, || format!("K = {short}: {chosen:?}"))?;
     // Any shape and device: no slice empty or shorter than MIN_SLICE_STEPS,
     // no more slices than multiprocessors.
     for _ in 0..5000 {

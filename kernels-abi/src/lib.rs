@@ -383,18 +383,15 @@ pub mod int4_linear {
     /// of `x` (`CUtensorMap`, 128 bytes) in place of `x`'s address: rows of
     /// `k` 2-byte elements, `m` of them, box `TMA_BOX_COLUMNS x
     /// TMA_BOX_ROWS`, 128-byte swizzle, out-of-bounds elements read as
-    /// zero. Every other constant but `SHARED_BYTES` is version 12's.
+    /// zero. Every other constant is version 12's.
     pub mod v13 {
         pub use super::v12::{
             ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, BLOCK_M, BLOCK_N, BLOCK_THREADS, CODE_BYTES_PER_STAGE,
             COMPUTE_CAPABILITY, CONSUMER_REGISTERS, CONSUMER_THREADS, GROUPS_PER_STEP, PARAM_BYTES, PRODUCER_REGISTERS,
-            PRODUCER_THREADS, RING_ALIGN, STAGE_BYTES, STAGES, STEP_K, WARPGROUP_N, WARPGROUPS,
+            PRODUCER_THREADS, RING_ALIGN, SHARED_BYTES, STAGE_BYTES, STAGES, STEP_K, WARPGROUP_N, WARPGROUPS,
         };
         /// Blocks a cluster (along the grid's `x`, which must be a multiple of it).
         pub const CLUSTER: usize = 2;
-        /// Version 12's shared memory and a third mbarrier a stage (the
-        /// other blocks' word that their stage is free).
-        pub const SHARED_BYTES: u32 = super::v12::SHARED_BYTES + 8 * STAGES as u32;
         /// Columns of a tensor-map copy: one half of a stage's activations
         /// (128 bytes a row, the swizzle's width).
         pub const TMA_BOX_COLUMNS: usize = 64;

@@ -69,16 +69,15 @@ pub unsafe fn arrive(address: u32) {
 
 /// One arrival on the barrier at `address` in the cluster's shared window
 /// (of this block or another of its cluster: [`crate::cluster::peer_address`]),
-/// releasing this thread's earlier memory accesses (and what it acquired
-/// before them) at cluster scope.
+/// with [`arrive`]'s default semantics (`.release.cta`).
 ///
 /// # Safety
 /// `address` holds an initialized mbarrier of a block of the cluster that
 /// has not exited.
 #[inline(always)]
-pub unsafe fn arrive_cluster(address: u32) {
+pub unsafe fn arrive_remote(address: u32) {
     // SAFETY: the caller guarantees the barrier.
-    unsafe { asm!("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [{a}];", a = in(reg32) address) };
+    unsafe { asm!("mbarrier.arrive.shared::cluster.b64 _, [{a}];", a = in(reg32) address) };
 }
 
 /// One arrival of this thread on the barrier at `address` that also tells
@@ -95,17 +94,6 @@ pub unsafe fn arrive_expect_bytes(address: u32, bytes: u32) {
     unsafe {
         asm!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [{a}], {b};", a = in(reg32) address, b = in(reg32) bytes)
     };
-}
-
-/// As [`wait`], acquiring at cluster scope: what blocks of the cluster
-/// released by [`arrive_cluster`] before their arrivals.
-///
-/// # Safety
-/// `address` holds an initialized mbarrier of this block.
-#[inline(always)]
-pub unsafe fn wait_cluster(address: u32, parity: u32) {
-    // SAFETY: the caller guarantees the barrier.
-    unsafe { wait_until!("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64", address, parity) };
 }
 
 /// One arrival on the barrier at `address`, made by the hardware once every

@@ -131,11 +131,6 @@ pub(super) mod hopper {
         pub(in crate::int4_linear) fn empty(&self, fill: u32) -> u32 {
             self.barriers + 8 * (STAGES as u32 + fill % STAGES as u32)
         }
-        /// A third barrier a stage, after `empty`, for a feed's own use
-        /// (version 13's; version 12's shared memory has no room for it).
-        pub(in crate::int4_linear) fn extra(&self, fill: u32) -> u32 {
-            self.barriers + 8 * (2 * STAGES as u32 + fill % STAGES as u32)
-        }
         /// The parity of `fill`'s use of its stage.
         pub(in crate::int4_linear) fn parity(&self, fill: u32) -> u32 {
             (fill / STAGES as u32) % 2
@@ -149,19 +144,20 @@ pub(super) mod hopper {
         /// codes (`cp.async`), or [`load`](Self::load) brings them.
         const COPIES_ACTIVATIONS: bool;
 
+        /// Arrivals a phase of `empty[s]` besides one from each consumer
+        /// thread of the block: those of [`release_peers`](Self::release_peers).
+        const PEER_RELEASES: u32;
+
         /// The activations, for the copies (if [`COPIES_ACTIVATIONS`](Self::COPIES_ACTIVATIONS)).
         fn x(&self) -> *const T;
 
-        /// Thread 0 initializes the feed's own barriers, if any, before the
-        /// block meets.
-        ///
-        /// # Safety
-        /// Once, by thread 0, before [`meet`](Self::meet).
-        unsafe fn init(&self, ring: &Ring);
-
-        /// Every block of the launch's group meets: after the barriers are
-        /// initialized, and before a block exits.
+        /// The block (and the blocks it shares barriers with) meets after
+        /// the barriers are initialized.
         fn meet(&self);
+
+        /// Before the block exits, when other blocks may still arrive on its
+        /// barriers.
+        fn finish(&self);
 
         /// Producer thread `thread`, after its copies of step `i` (of the
         /// tile from activation row `first_m`) into `fill`'s stage.
@@ -176,6 +172,16 @@ pub(super) mod hopper {
         /// # Safety
         /// `full` is the step's barrier.
         unsafe fn arrive_full(&self, full: u32, thread: usize);
+
+        /// Each consumer thread, once the MMAs that read `fill`'s stage have
+        /// completed, a chunk of MMAs after its own arrival on `empty[s]`:
+        /// the other blocks' share of that barrier, if any. (Arriving in the
+        /// same chunk as the thread's own arrival made ptxas wait for each
+        /// MMA before the next, run 17.)
+        ///
+        /// # Safety
+        /// Every consumer thread, once for each `fill`.
+        unsafe fn release_peers(&self, ring: &Ring, fill: u32);
     }
 
     /// Version 12's feed: the producers copy the activations from `x`.
@@ -184,18 +190,21 @@ pub(super) mod hopper {
     impl<T> Feed<T> for CopiedActivations<T> {
         const COPIES_ACTIVATIONS: bool = true;
 
+        const PEER_RELEASES: u32 = 0;
+
         fn x(&self) -> *const T {
             self.0
         }
-        unsafe fn init(&self, _: &Ring) {}
         fn meet(&self) {
             sync_threads();
         }
+        fn finish(&self) {}
         unsafe fn load(&self, _: &Ring, _: u32, _: usize, _: usize, _: usize) {}
         unsafe fn arrive_full(&self, full: u32, _: usize) {
             // SAFETY: forwarded from the caller.
             unsafe { mbarrier::arrive(full) };
         }
+        unsafe fn release_peers(&self, _: &Ring, _: u32) {}
     }
 
     /// The producer warpgroups and the MMA warpgroups, meeting at the
@@ -223,11 +232,9 @@ pub(super) mod hopper {
                 // SAFETY: 8-byte slots after the ring, inside SHARED_BYTES.
                 unsafe {
                     mbarrier::init(ring.full(fill), 2 * PRODUCER_THREADS as u32);
-                    mbarrier::init(ring.empty(fill), CONSUMER_THREADS as u32);
+                    mbarrier::init(ring.empty(fill), CONSUMER_THREADS as u32 + F::PEER_RELEASES);
                 }
             }
-            // SAFETY: thread 0, before the meeting.
-            unsafe { feed.init(&ring) };
             mbarrier::fence_init();
         }
         feed.meet();
@@ -240,9 +247,9 @@ pub(super) mod hopper {
             // SAFETY: each consumer warpgroup, whole; the producers' decreases free what they take.
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
-            unsafe { consume::<T>(thread, &ring, dims, steps, store) };
+            unsafe { consume::<T, F>(thread, &ring, &feed, dims, steps, store) };
         }
-        feed.meet();
+        feed.finish();
     }
 
     /// Producer thread `thread`: fills stage after stage as the consumers free them.
@@ -309,9 +316,10 @@ pub(super) mod hopper {
     /// # Safety
     /// As for [`pipeline`].
     #[inline(always)]
-    unsafe fn consume<T: WgmmaHalf>(
+    unsafe fn consume<T: WgmmaHalf, F: Feed<T>>(
         thread: usize,
         ring: &Ring,
+        feed: &F,
         (m, _, _): (usize, usize, usize),
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
@@ -325,7 +333,7 @@ pub(super) mod hopper {
         for first_m in activation_tiles(m, BLOCK_M) {
             for i in steps.clone() {
                 let stage = ring.stage(fill);
-                let previous = (i > steps.start).then(|| ring.empty(fill - 1));
+                let previous = (i > steps.start).then_some(fill - 1);
                 // SAFETY: the ring's barriers; the whole warpgroup, on a stage
                 // its barrier says is written, which stays unwritten until
                 // every consumer has released it (after its MMAs completed).
@@ -342,8 +350,10 @@ pub(super) mod hopper {
                         |chunk| {
                             // Only this chunk's MMAs are pending: the previous
                             // step's have completed, and its stage is free.
-                            if let (0, Some(previous)) = (chunk, previous) {
-                                mbarrier::arrive(previous);
+                            match (chunk, previous) {
+                                (0, Some(previous)) => mbarrier::arrive(ring.empty(previous)),
+                                (1, Some(previous)) => feed.release_peers(ring, previous),
+                                _ => {}
                             }
                         },
                     );
@@ -356,7 +366,10 @@ pub(super) mod hopper {
             }
             if !steps.is_empty() {
                 // SAFETY: the ring's barrier of the tile's last step.
-                unsafe { mbarrier::arrive(ring.empty(fill - 1)) };
+                unsafe {
+                    mbarrier::arrive(ring.empty(fill - 1));
+                    feed.release_peers(ring, fill - 1);
+                }
             }
             lane.store_tiles(&acc, first_row, first_m, &store);
         }

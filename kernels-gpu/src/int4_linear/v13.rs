@@ -156,13 +156,17 @@ impl TiledGemm for V13 {
 #[cfg(target_feature = "sm_90a")]
 mod hopper {
     use crate::cluster;
+    use crate::device::lane_id;
+
     use crate::int4_linear::v12::hopper::{Feed, Ring};
     use crate::mbarrier;
     use crate::tma::{self, TensorMapAddress};
     use quant_kernels_abi::int4_linear::v13::{
-        ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, CLUSTER, CODE_BYTES_PER_STAGE, STAGES, STEP_K,
+        ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, CLUSTER, CODE_BYTES_PER_STAGE, CONSUMER_THREADS, STEP_K,
         TMA_BOX_COLUMNS, TMA_BOX_ROWS,
     };
+
+    const CONSUMER_WARPS: u32 = CONSUMER_THREADS as u32 / 32;
 
     /// Version 13's feed: each block's producer thread 0 copies its rank's
     /// rows of the activations into every block of the cluster.
@@ -180,20 +184,18 @@ mod hopper {
 
     impl<T> Feed<T> for MulticastActivations {
         const COPIES_ACTIVATIONS: bool = false;
+        const PEER_RELEASES: u32 = (CLUSTER - 1) as u32 * CONSUMER_WARPS;
 
         fn x(&self) -> *const T {
             core::ptr::null()
         }
 
-        /// `peer_free[s]` (the ring's `extra`): one arrival a phase from each other block.
-        unsafe fn init(&self, ring: &Ring) {
-            for fill in 0..STAGES as u32 {
-                // SAFETY: the ring's third barrier of each stage, inside SHARED_BYTES.
-                unsafe { mbarrier::init(ring.extra(fill), CLUSTER as u32 - 1) };
-            }
+        fn meet(&self) {
+            cluster::sync();
         }
 
-        fn meet(&self) {
+        /// The other block may still arrive on this one's `empty`.
+        fn finish(&self) {
             cluster::sync();
         }
 
@@ -202,15 +204,6 @@ mod hopper {
             if thread != 0 {
                 return;
             }
-            // This block's stage is free (the caller's): say so to the
-            // others, and wait until they have said so for theirs.
-            for rank in (0..CLUSTER as u32).filter(|&rank| rank != self.rank) {
-                // SAFETY: the same barrier in each block of the cluster, which
-                // meets before any block exits.
-                unsafe { mbarrier::arrive_cluster(cluster::peer_address(ring.extra(fill), rank)) };
-            }
-            // SAFETY: this block's barrier.
-            unsafe { mbarrier::wait_cluster(ring.extra(fill), ring.parity(fill)) };
             let every_block = (1u16 << CLUSTER) - 1;
             let rows = TMA_BOX_ROWS as u32 * self.rank;
             for half in 0..2 {
@@ -241,6 +234,23 @@ mod hopper {
                     mbarrier::arrive_expect_bytes(full, ACTIVATION_BYTES_PER_STAGE as u32);
                 } else {
                     mbarrier::arrive(full);
+                }
+            }
+        }
+
+        /// Lane 0 of each consumer warp tells the other blocks. Their
+        /// copies into this stage overwrite only its activations, which only
+        /// the MMAs read, and the caller has waited for this warp's.
+        #[inline(always)]
+        unsafe fn release_peers(&self, ring: &Ring, fill: u32) {
+            if lane_id() != 0 {
+                return;
+            }
+            for rank in 0..CLUSTER as u32 {
+                if rank != self.rank {
+                    // SAFETY: the same barrier in each block of the cluster,
+                    // which meets before any block exits.
+                    unsafe { mbarrier::arrive_remote(cluster::peer_address(ring.empty(fill), rank)) };
                 }
             }
         }
