@@ -173,9 +173,9 @@ pub enum Int4LinearVersion {
     /// Version 12 in clusters of two blocks along `n`, which share each
     /// stage's activations: each block copies half of them with the TMA
     /// unit into both (multicast), so they cross L2 half as often. Compute
-    /// capability 9.0 only; split as version 7. Measured slower than
-    /// version 12 in its current (racecheck-clean) form, so
-    /// [`best_for`](Self::best_for) does not choose it (docs/PERF.md, run 16).
+    /// capability 9.0 only; split as version 7. The one
+    /// [`best_for`](Self::best_for) chooses there past 48 rows: 1.03-1.3x
+    /// faster than version 12 (docs/PERF.md, run 17).
     V13 { split_k: u32 },
 }
 

@@ -12,9 +12,9 @@
 //! `.acquire.cta`, the defaults), including copies tracked with
 //! [`arrive_on_copies`]. A phase can also wait for bytes
 //! ([`arrive_expect_bytes`], counted down by TMA copies), and blocks of a
-//! cluster can arrive on each other's barriers ([`arrive_cluster`],
-//! [`wait_cluster`], at cluster scope: on the H100 the arrival compiles to
-//! a GPU-wide fence and the wait to an L1 invalidation, run 16).
+//! cluster can arrive on each other's barriers ([`arrive_remote`]; with
+//! the default semantics, since at cluster scope ptxas adds a GPU-wide
+//! fence to each arrival and an L1 invalidation to each wait, run 16).
 
 use core::arch::asm;
 

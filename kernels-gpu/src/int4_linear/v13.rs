@@ -20,38 +20,35 @@
 //! producer arrivals are in (version 12's) and the 32 KB of activations
 //! have landed: producer thread 0 makes its second arrival with
 //! `expect_tx` of those bytes, which both blocks' copies count down as
-//! they land, in either order. The consumers free a stage in their own
-//! block as in version 12 (every thread arrives on `empty[s]`). A block's
-//! TMA copy writes into both blocks' stages, though, so before it producer
-//! thread 0 also needs the other block's `empty[s]`: after its own
-//! `empty[s]` wait it arrives on the other block's `peer_free[s]` (the
-//! ring's third barrier a stage, 1 arrival a phase: "my stage `s` is
-//! free for use `u`"), and waits for phase `u` of its own. The cluster
-//! meets (`barrier.cluster`) after the barriers are initialized, and again
-//! before any block exits, since the other may still arrive on its
-//! barriers.
+//! they land, in either order. A block's copy writes into both blocks'
+//! stages, so `empty[s]` completes only when both blocks are done with
+//! stage `s`: every consumer thread of the block arrives (version 12's
+//! release, which orders all lanes' reads of the codes and constants
+//! before the producers refill them), and so does lane 0 of each consumer
+//! warp of the other block (`CONSUMER_THREADS + 8` arrivals a phase). The
+//! other block writes only the stage's activations, which only the MMAs
+//! read, and each warp's lane 0 arrives after that warp has waited for
+//! them, so one lane a warp suffices there. It arrives a chunk of MMAs
+//! after the thread's own arrival: in the same chunk, ptxas waited for
+//! each warpgroup MMA before the next (C7513, printed only with `-v`; run
+//! 16 measured such a build 16% slower). The arrivals keep the default `.release.cta` semantics:
+//! at cluster scope ptxas adds a GPU-wide fence to each. The cluster
+//! meets (`barrier.cluster`) after the barriers are initialized, and
+//! again before any block exits, since the other may still arrive on
+//! its barriers.
 //!
-//! Run 16 tried the consumers arriving across the cluster themselves: lane
-//! 0 of each warp on both blocks' `empty[s]` left the other lanes' reads
-//! of the codes and constants unordered before the refill (racecheck
-//! reported the races), and any form that ordered them (every thread
-//! arriving on both, or `bar.warp.sync` first) made ptxas wait for each
-//! warpgroup MMA before the next, without warning: 16% slower. The
-//! consumers' loop is version 12's here.
-//!
-//! **Measured** (H100, run 16, bf16, cold, `docs/PERF.md`): the first
-//! form (lane 0 of each consumer warp freeing the stage in both blocks)
-//! took 905 and 844 µs at 1024x28672x8192 and 1024x8192x28672 against
-//! version 12's 1069 and 978 (1.16-1.18x; 1.15x at M = 8192), and `ncu`
-//! found the tensor pipe 72% busy (version 12: 57%); but racecheck
-//! reported it (above). This form is clean and slower than version 12:
-//! 1219 and 1137 µs against 1078 and 979 in the same call. Its producer
-//! thread 0 now meets the other block every step, and ptxas turns the
-//! cluster-scope arrival into `MEMBAR.ALL.GPU` (which waits for the
-//! thread's copies in flight) and the cluster-scope wait into `CCTL.IVALL`
-//! (which drops L1, where the producers prefetch the next step's
-//! constants). The library does not choose version 13.
-//!
+//! **Measured** (H100, run 17, bf16, cold, `docs/PERF.md`): 857 and 935
+//! µs at 1024x8192x28672 and 1024x28672x8192 against version 12's 974 and
+//! 1042 in the same call (1.11-1.14x), 1.13x at 8192x28672x8192 and
+//! 1.04-1.29x at M = 128; racecheck, memcheck and synccheck clean on
+//! every int4 test. The library chooses it on the H100 past 48 rows.
+//! Run 16's forms: lane 0 alone freeing the stage in both blocks was as
+//! fast but raced (the other lanes' reads of the codes and constants
+//! were not ordered before the refill); producer thread 0 passing the
+//! release to the other block was 1.1-1.4x slower than version 12 (one
+//! more hop each step, and at cluster scope `MEMBAR.ALL.GPU` and
+//! `CCTL.IVALL` on that thread's path).
+
 //! **The tensor map** is the first argument, in place of `x`'s address
 //! (the host encodes it: rows of `k` elements, `m` rows, box 64 x 64,
 //! 128-byte swizzle), and stays in the parameter space, where the TMA unit
