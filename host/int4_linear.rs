@@ -174,8 +174,9 @@ pub enum Int4LinearVersion {
     /// stage's activations: each block copies half of them with the TMA
     /// unit into both (multicast), so they cross L2 half as often. Compute
     /// capability 9.0 only; split as version 7. The one
-    /// [`best_for`](Self::best_for) chooses there past 48 rows: 1.03-1.3x
-    /// faster than version 12 (docs/PERF.md, run 17).
+    /// [`best_for`](Self::best_for) chooses there past 48 rows: 1.1-1.25x
+    /// faster than version 12 on the larger shapes, 0.94-1.07x of it on the
+    /// smallest (docs/PERF.md, run 17).
     V13 { split_k: u32 },
 }
 
@@ -216,8 +217,9 @@ impl Int4LinearVersion {
             // and 1.1-1.45x at M = 128 (docs/PERF.md, run 13), version 12
             // 1.1-1.2x faster than version 10 from M = 128 to 8192 (run
             // 15), and version 13 (version 12 sharing the activations
-            // across a cluster of two blocks) 1.03-1.3x faster than version
-            // 12 from M = 128 to 8192 (run 17). Version 11 (256 activation
+            // across a cluster of two blocks) 1.1-1.25x faster than version
+            // 12 from M = 128 to 8192 on the larger shapes, 0.94-1.07x of
+            // it on the smallest (run 17). Version 11 (256 activation
             // rows a tile) is not faster than version 10 (runs 14 and 15),
             // so it is not chosen.
             _ if m > v7::ABOVE_M && Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => {

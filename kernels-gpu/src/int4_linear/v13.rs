@@ -31,11 +31,11 @@
 //! them, so one lane a warp suffices there. It arrives a chunk of MMAs
 //! after the thread's own arrival: in the same chunk, ptxas waited for
 //! each warpgroup MMA before the next (C7513, printed only with `-v`; run
-//! 16 measured such a build 16% slower). The arrivals keep the default `.release.cta` semantics:
-//! at cluster scope ptxas adds a GPU-wide fence to each. The cluster
-//! meets (`barrier.cluster`) after the barriers are initialized, and
-//! again before any block exits, since the other may still arrive on
-//! its barriers.
+//! 16 measured such a build 16% slower). The arrivals keep the default
+//! `.release.cta` semantics: at cluster scope ptxas adds a GPU-wide fence
+//! to each. The cluster meets (`barrier.cluster`) after the barriers are
+//! initialized, and again before any block exits, since the other may
+//! still arrive on its barriers.
 //!
 //! **Measured** (H100, run 17, bf16, cold, `docs/PERF.md`): 857 and 935
 //! µs at 1024x8192x28672 and 1024x28672x8192 against version 12's 974 and
@@ -48,7 +48,7 @@
 //! release to the other block was 1.1-1.4x slower than version 12 (one
 //! more hop each step, and at cluster scope `MEMBAR.ALL.GPU` and
 //! `CCTL.IVALL` on that thread's path).
-
+//!
 //! **The tensor map** is the first argument, in place of `x`'s address
 //! (the host encodes it: rows of `k` elements, `m` rows, box 64 x 64,
 //! 128-byte swizzle), and stays in the parameter space, where the TMA unit
@@ -154,7 +154,6 @@ impl TiledGemm for V13 {
 mod hopper {
     use crate::cluster;
     use crate::device::lane_id;
-
     use crate::int4_linear::v12::hopper::{Feed, Ring};
     use crate::mbarrier;
     use crate::tma::{self, TensorMapAddress};
@@ -163,6 +162,7 @@ mod hopper {
         TMA_BOX_COLUMNS, TMA_BOX_ROWS,
     };
 
+    /// Warps of the two MMA warpgroups (each sends one release across).
     const CONSUMER_WARPS: u32 = CONSUMER_THREADS as u32 / 32;
 
     /// Version 13's feed: each block's producer thread 0 copies its rank's
@@ -207,10 +207,11 @@ mod hopper {
                 let destination =
                     ring.stage(fill) + (CODE_BYTES_PER_STAGE + ACTIVATION_HALF_BYTES * half) as u32 + 128 * rows;
                 let column = STEP_K * i + TMA_BOX_COLUMNS * half;
-                // SAFETY: the stage is free in every block (this one's: the
-                // caller's; the others': their word, waited for above), its
-                // activation rows at the same offsets in each, 1024-byte
-                // aligned (rows a multiple of 8); the step's full barrier.
+                // SAFETY: the stage is free in every block (the caller's
+                // wait on `empty`, which the other blocks' consumers arrive
+                // on too), its activation rows at the same offsets in each,
+                // 1024-byte aligned (rows a multiple of 8); the step's full
+                // barrier.
                 unsafe {
                     tma::load_2d_multicast(
                         destination,
