@@ -112,7 +112,8 @@ fn int4_linear_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
 /// own workspace: the plan's two launches, their documented argument lists,
 /// the workspace length and (version 13) the tensor map it asks for are all
 /// an engine needs (bf16 passed as `u16` bits). The library's plan
-/// (`best_for`), and on compute capability 9.0 version 13's too.
+/// (`best_for`: version 13's, with a tensor map, on compute capability
+/// 9.0), and there version 12's too, which takes `x`'s address.
 fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     let Engine { stream, module, device } = engine()?;
     // 1 or 2 tiles (versions 10 to 13, and 7) of 32 steps: the plans split K
@@ -133,10 +134,11 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
     let buffers =
         Int4LinearBuffers { m, x_len: m * k, x_address: px, qweight_address: pq, bias_len: Some(n), y_len: m * n };
     let mut plans = vec![int4_linear::plan::<bf16>(&weights.shape(), &buffers, &device)?.expect("a plan")];
-    let v13 = Int4LinearVersion::V13 { split_k: 1 };
-    if v13.runs_on(device.compute_capability) {
-        let v13 = v13.with_split_k(int4_linear::tiled_split_k(v13, m, n, k, &device));
-        plans.extend(int4_linear::plan_version::<bf16>(&weights.shape(), &buffers, v13)?);
+    let v12 = Int4LinearVersion::V12 { split_k: 1 };
+    if v12.runs_on(device.compute_capability) {
+        ensure(plans[0].x_tensor_map.is_some(), || format!("no tensor map on sm_90: {:?}", plans[0]))?;
+        let v12 = v12.with_split_k(int4_linear::tiled_split_k(v12, m, n, k, &device));
+        plans.extend(int4_linear::plan_version::<bf16>(&weights.shape(), &buffers, v12)?);
     }
     for plan in plans {
         let split = plan.split_k.ok_or_else(|| format!("the plan does not split K: {plan:?}"))?;
