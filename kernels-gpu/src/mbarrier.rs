@@ -18,25 +18,6 @@
 
 use core::arch::asm;
 
-/// Loops on `$try_wait` (a `try_wait.parity` form) until the phase of
-/// parity `$parity` of the barrier at `$address` has completed. `try_wait`
-/// suspends the thread for a while before it reports "not yet", so this is
-/// not a hot spin.
-macro_rules! wait_until {
-    ($try_wait:literal, $address:expr, $parity:expr) => {
-        loop {
-            let done: u32;
-            asm!(
-                concat!("{{ .reg .pred done; ", $try_wait, " done, [{a}], {p}; selp.u32 {d}, 1, 0, done; }}"),
-                a = in(reg32) $address, p = in(reg32) $parity, d = out(reg32) done,
-            );
-            if done != 0 {
-                break;
-            }
-        }
-    };
-}
-
 /// Initializes the 8-byte mbarrier at `address` for `count` arrivals a phase.
 ///
 /// # Safety
@@ -117,6 +98,18 @@ pub unsafe fn arrive_on_copies(address: u32) {
 /// `address` holds an initialized mbarrier.
 #[inline(always)]
 pub unsafe fn wait(address: u32, parity: u32) {
-    // SAFETY: the caller guarantees the barrier.
-    unsafe { wait_until!("mbarrier.try_wait.parity.shared::cta.b64", address, parity) };
+    loop {
+        let done: u32;
+        // SAFETY: the caller guarantees the barrier. `try_wait` suspends the
+        // thread for a while before it reports "not yet", so this is not a hot spin.
+        unsafe {
+            asm!(
+                "{{ .reg .pred done; mbarrier.try_wait.parity.shared::cta.b64 done, [{a}], {p}; selp.u32 {d}, 1, 0, done; }}",
+                a = in(reg32) address, p = in(reg32) parity, d = out(reg32) done,
+            )
+        };
+        if done != 0 {
+            return;
+        }
+    }
 }

@@ -421,11 +421,11 @@ fn with_directive(ptx: &str, kernel: &str, directive: &str) -> String {
 /// `ptx` with parameter `index` of `kernel`, a 128-byte struct, aligned to
 /// 64 bytes; `None` if that parameter is not declared so.
 fn with_tensor_map_param(ptx: &str, kernel: &str, index: usize) -> Option<String> {
-    let name = format!("{kernel}_param_{index}[128]");
-    let declared = ptx.find(&format!(" .b8 {name}"))?;
+    let declaration = format!(" .b8 {kernel}_param_{index}[128]");
+    let declared = ptx.find(&declaration)?;
     let line = ptx[..declared].rfind('\n')? + 1;
-    let aligned = format!("\t.param .align 64 .b8 {name}");
-    Some(format!("{}{aligned}{}", &ptx[..line], &ptx[declared + name.len() + 5..]))
+    let rest = &ptx[declared + declaration.len()..];
+    Some(format!("{}\t.param .align 64{declaration}{rest}", &ptx[..line]))
 }
 
 /// Removes what the outer cargo set for its own build, so that the nested

@@ -57,10 +57,11 @@
 //! half `q / 4`. The codes' swizzle keeps a warp's reads of one chunk from
 //! its 8 rows `g` (64 bytes apart, so on two bank groups only, 4-way
 //! conflicts unswizzled) on 8 distinct groups of 4 banks. The copies write
-//! whole rows a quarter-warp (8 distinct 16-byte bank groups). After the ring, two buffers (steps `i` even and
-//! odd) of the group constants: weight row `r`'s for columns `32p .. 32p +
-//! 32` of the step at `2048 p + 8 r`, as `RowParams` (`mma_tile.rs`: packed scale,
-//! packed `-(MAGIC + z)`), so that a lane octet's 8 rows are 64
+//! whole rows a quarter-warp (8 distinct 16-byte bank groups). After the
+//! ring, two buffers (steps `i` even and odd) of the group constants:
+//! weight row `r`'s for columns `32p .. 32p + 32` of the step at `2048 p +
+//! 8 r`, as `RowParams` (`mma_tile.rs`: packed scale, packed `-(MAGIC +
+//! z)`), so that a lane octet's 8 rows are 64
 //! consecutive bytes; thread `r` converts and stores row `r`'s (version
 //! 11: threads `r` and `r + 128` each half of its slots).
 //!

@@ -140,16 +140,13 @@ pub(super) mod hopper {
     /// How the activations reach the stages: what versions 12 and 13 do
     /// differently.
     pub(in crate::int4_linear) trait Feed<T> {
-        /// Whether the producer threads copy the activations along with the
-        /// codes (`cp.async`), or [`load`](Self::load) brings them.
-        const COPIES_ACTIVATIONS: bool;
-
         /// Arrivals a phase of `empty[s]` besides one from each consumer
         /// thread of the block: those of [`release_peers`](Self::release_peers).
         const PEER_RELEASES: u32;
 
-        /// The activations, for the copies (if [`COPIES_ACTIVATIONS`](Self::COPIES_ACTIVATIONS)).
-        fn x(&self) -> *const T;
+        /// The activations, if the producer threads copy them along with the
+        /// codes (`cp.async`); `None` if [`load`](Self::load) brings them.
+        fn copied_x(&self) -> Option<*const T>;
 
         /// The block (and the blocks it shares barriers with) meets after
         /// the barriers are initialized.
@@ -163,7 +160,8 @@ pub(super) mod hopper {
         /// tile from activation row `first_m`) into `fill`'s stage.
         ///
         /// # Safety
-        /// The stage is free in this block (its consumers released it).
+        /// The thread has waited for the stage's `empty` phase: every
+        /// consumer that reads the stage, in any block, has released it.
         unsafe fn load(&self, ring: &Ring, fill: u32, i: usize, first_m: usize, thread: usize);
 
         /// Producer thread `thread`'s arrival on `full`, after its
@@ -188,12 +186,10 @@ pub(super) mod hopper {
     pub(super) struct CopiedActivations<T>(pub(super) *const T);
 
     impl<T> Feed<T> for CopiedActivations<T> {
-        const COPIES_ACTIVATIONS: bool = true;
-
         const PEER_RELEASES: u32 = 0;
 
-        fn x(&self) -> *const T {
-            self.0
+        fn copied_x(&self) -> Option<*const T> {
+            Some(self.0)
         }
         fn meet(&self) {
             sync_threads();
@@ -275,13 +271,13 @@ pub(super) mod hopper {
         let param_slot = (STAGE_BYTES + 8 * thread) as u32;
         let mut fill = 0u32;
         for first_m in activation_tiles(m, BLOCK_M) {
-            let sources = (feed.x(), qweight);
+            let x = feed.copied_x();
             let copies = stage_copies::<T, V10, PRODUCER_THREADS>(
-                sources,
+                (x.unwrap_or(core::ptr::null()), qweight),
                 (m, n, k),
                 (first_row, first_m),
                 thread,
-                F::COPIES_ACTIVATIONS,
+                x.is_some(),
             );
             for i in steps.clone() {
                 let stage = ring.stage(fill);

@@ -180,11 +180,10 @@ mod hopper {
     }
 
     impl<T> Feed<T> for MulticastActivations {
-        const COPIES_ACTIVATIONS: bool = false;
         const PEER_RELEASES: u32 = (CLUSTER - 1) as u32 * CONSUMER_WARPS;
 
-        fn x(&self) -> *const T {
-            core::ptr::null()
+        fn copied_x(&self) -> Option<*const T> {
+            None
         }
 
         fn meet(&self) {
