@@ -104,6 +104,28 @@ fn device_math_matches_reference_on_every_half_pattern(_: &mut Rng) -> TestResul
     for_type::<bf16>()
 }
 
+/// The kernels' vector path (`Int8Quantizer::quantize_all`, one test for
+/// the fast division of 4 or 8 inputs) gives each input the code that the
+/// one-input path gives it, in vectors that take the fast path and in
+/// vectors where one edge value sends all of them the slow way.
+fn vector_path_matches_one_input_path(rng: &mut Rng) -> TestResult {
+    for (scale, zero_point) in PARAMS {
+        let quantizer = device_math::Int8Quantizer::new(scale, zero_point);
+        for lanes in [4, 8] {
+            for _ in 0..20_000 {
+                let x: Vec<f32> = inputs::<f32>(rng, lanes, scale);
+                let mut codes = vec![0i8; lanes];
+                quantizer.quantize_all(&x, &mut codes);
+                let expected: Vec<i8> = x.iter().map(|&x| quantizer.quantize(x)).collect();
+                ensure(codes == expected, || {
+                    format!("scale {scale} zp {zero_point}: x {x:?} gave {codes:?}, one at a time {expected:?}")
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The definition with true division, written here independently of the
 /// library's reference and of the kernels' math.
 fn by_definition(x: f32, scale: f32, zero_point: f32) -> i8 {
@@ -497,6 +519,7 @@ fn main() {
         cpu_test("cpu::fast_division_on_every_half_pattern", fast_division_on_every_half_pattern),
         cpu_test("cpu::fast_division_on_random_f32", fast_division_on_random_f32),
         cpu_test("cpu::fast_division_is_correctly_rounded", fast_division_is_correctly_rounded),
+        cpu_test("cpu::vector_path_matches_one_input_path", vector_path_matches_one_input_path),
         cpu_test("cpu::rejects_bad_parameters", rejects_bad_parameters),
         cpu_test("cpu::plans_check_shapes", plans_check_shapes),
         gpu_test("gpu::f32::every_f32_class_and_tie", every_f32_class_and_tie),

@@ -138,7 +138,10 @@ fn one<T: Float>(x: T, quantizer: &Int8Quantizer) -> i8 {
 /// One 16-byte vector of `x`: `T::LANES` bytes.
 #[inline(always)]
 fn vector<T: Float>(x: T::Lanes<T>, quantizer: &Int8Quantizer) -> T::Lanes<i8> {
-    T::lanes(|j| one(x.as_ref()[j], quantizer))
+    let values = T::lanes(|j| x.as_ref()[j].to_f32());
+    let mut codes = T::lanes(|_| 0i8);
+    quantizer.quantize_all(values.as_ref(), codes.as_mut());
+    codes
 }
 
 /// Which rows a block quantizes: rows `first, first + step, ...`.
