@@ -15,6 +15,10 @@ pub struct Bf16(pub u16);
 pub trait Float: Copy {
     /// Values of this type in one 16-byte vector access.
     const LANES: usize;
+    /// Whether this type has values that are f32 subnormals (f32, bf16; not
+    /// f16, whose smallest value is 2^-24), so that math producing them may
+    /// not flush them to zero.
+    const HOLDS_F32_SUBNORMALS: bool;
     /// One `E` per value of a 16-byte vector of this type: `[E; LANES]`
     /// (the values themselves, their f32 widenings, their int8 codes, ...).
     type Lanes<E: Copy>: Copy + AsRef<[E]> + AsMut<[E]>;
@@ -32,6 +36,7 @@ pub trait Float: Copy {
 
 impl Float for f32 {
     const LANES: usize = 4;
+    const HOLDS_F32_SUBNORMALS: bool = true;
     type Lanes<E: Copy> = [E; 4];
     #[inline(always)]
     fn lanes<E: Copy>(f: impl FnMut(usize) -> E) -> [E; 4] {
@@ -49,6 +54,7 @@ impl Float for f32 {
 
 impl Float for f16 {
     const LANES: usize = 8;
+    const HOLDS_F32_SUBNORMALS: bool = false;
     type Lanes<E: Copy> = [E; 8];
     #[inline(always)]
     fn lanes<E: Copy>(f: impl FnMut(usize) -> E) -> [E; 8] {
@@ -71,6 +77,7 @@ impl Float for f16 {
 
 impl Float for Bf16 {
     const LANES: usize = 8;
+    const HOLDS_F32_SUBNORMALS: bool = true;
     type Lanes<E: Copy> = [E; 8];
     #[inline(always)]
     fn lanes<E: Copy>(f: impl FnMut(usize) -> E) -> [E; 8] {

@@ -21,19 +21,6 @@ fn fma(a: f32, b: f32, c: f32) -> f32 {
     a.mul_add(b, c)
 }
 
-/// Round to the nearest integer, ties to even (`cvt.rni.f32.f32`).
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-fn round_half_even(x: f32) -> f32 {
-    core::f32::math::round_ties_even(x)
-}
-
-#[cfg(not(target_arch = "nvptx64"))]
-#[inline(always)]
-fn round_half_even(x: f32) -> f32 {
-    x.round_ties_even()
-}
-
 /// `clamp(round_half_even(x / scale + zero_point), -128, 127)` as `i8`.
 ///
 /// Exact arithmetic: the result of one correctly rounded f32 division (as
@@ -195,7 +182,7 @@ fn round_to_i8(v: f32) -> i8 {
 #[cfg(not(target_arch = "nvptx64"))]
 #[inline(always)]
 fn round_to_i8(v: f32) -> i8 {
-    (round_half_even(v) as i32).clamp(i8::MIN as i32, i8::MAX as i32) as i8
+    (v.round_ties_even() as i32).clamp(i8::MIN as i32, i8::MAX as i32) as i8
 }
 
 /// [`round_to_i8`] of 4 values, as the bytes of a little-endian word (`v[0]`
@@ -242,57 +229,69 @@ fn round_to_i8x4(v: [f32; 4]) -> [u8; 4] {
 /// (Knuth's TwoSum), so the rounding of the sum does not reach the exponent:
 /// without it, an error of half an ulp in `x + y` would become a relative
 /// error of up to `|2(x + y)| * 2^-24`, 5e-6 near the overflow threshold.
+/// (Where the sum overflows the error is NaN; [`exp_of_twice`] drops it
+/// with every other out-of-range argument's.)
 #[inline(always)]
 pub fn add_mul_exp(x: f32, y: f32) -> f32 {
     let sum = x + y;
     let y_part = sum - x;
     let error = (x - (sum - y_part)) + (y - y_part);
-    // A sum that overflowed leaves `error` NaN; the result is +inf then anyway.
-    let error = if error.is_finite() { error } else { 0.0 };
-    exp_of_sum(2.0 * sum, 2.0 * error)
+    exp_of_twice(sum, error)
 }
 
-/// `e^(hi + lo)` for `|lo| <= ulp(hi)`, relative error below 2.5e-7 for normal
-/// results.
+/// `e^(2 (hi + lo))` for `|lo| <= ulp(hi)`, relative error below 2.5e-7 for
+/// normal results.
 ///
-/// Range reduction: `hi + lo = j ln2 + r` with integer `j` and
+/// Range reduction: `2 (hi + lo) = j ln2 + r` with integer `j` and
 /// `|r| <= ln2 / 2`, where `ln2 = LN2_HI + LN2_LO` (Cody and Waite): `LN2_HI`
 /// has 9 significant bits so `j * LN2_HI` is exact for `|j| <= 2^15` and
-/// `hi - j * LN2_HI` loses nothing. Then `e^r` by its Taylor polynomial of
+/// `2 hi - j * LN2_HI` loses nothing. Then `e^r` by its Taylor polynomial of
 /// degree 7 in Horner form with FMAs (truncation < 5.3e-9, rounding about
 /// 1 ulp), and the scaling by `2^j` in two exact power-of-two steps so that
 /// neither overflows or underflows before the final rounding.
+///
+/// `j` is rounded by adding `1.5 * 2^23`, which leaves `j` in the low bits
+/// of the sum's significand: the same `j` as rounding `t * LOG2_E` half to
+/// even (`|t * LOG2_E| < 2^22`), without the GPU's quarter-rate `FRND` and
+/// `F2I` or a saturating float-to-integer cast.
 #[inline(always)]
-pub fn exp_of_sum(hi: f32, lo: f32) -> f32 {
+pub fn exp_of_twice(hi: f32, lo: f32) -> f32 {
     const LOG2_E: f32 = core::f32::consts::LOG2_E;
     const LN2_HI: f32 = 0.693_359_4; // 355 / 512, exact in f32
     const LN2_LO: f32 = -2.121_944_4e-4; // ln 2 - LN2_HI, rounded to f32
+    const ROUNDER: f32 = 12_582_912.0; // 1.5 * 2^23: ulp 1, and j's sign stays inside the significand
     const INV_FACTORIAL: [f32; 8] =
         [1.0, 1.0, 1.0 / 2.0, 1.0 / 6.0, 1.0 / 24.0, 1.0 / 120.0, 1.0 / 720.0, 1.0 / 5040.0];
 
     // e^-104 rounds to 0 and e^89 to +inf in f32; clamping keeps 2^j in the
     // range the scaling handles. NaN passes through the clamp.
-    let t = hi.clamp(-104.0, 89.0);
-    // A clamped `hi` is far outside the range; its `lo` must not pull it back in.
-    let lo = if t == hi { lo } else { 0.0 };
-    let j = round_half_even(t * LOG2_E);
-    let r = fma(-j, LN2_LO, fma(-j, LN2_HI, t)) + lo;
+    let twice = 2.0 * hi;
+    let t = twice.clamp(-104.0, 89.0);
+    // A clamped argument (or an infinite or NaN one, whose `lo` may be NaN)
+    // is far outside the range; its `lo` must not pull it back in.
+    let lo = if t == twice { lo } else { 0.0 };
+    let rounded = t * LOG2_E + ROUNDER;
+    let j = rounded - ROUNDER;
+    // `+ 2 lo` in one rounding: `2 lo` is exact.
+    let r = fma(lo, 2.0, fma(-j, LN2_LO, fma(-j, LN2_HI, t)));
 
     let mut p = INV_FACTORIAL[7];
     for coefficient in INV_FACTORIAL[..7].iter().rev() {
         p = fma(p, r, *coefficient);
     }
 
-    // j in -150..=128: split so each factor is a normal f32.
-    let j = j as i32;
+    // j in -150..=128 (garbage for a NaN t, whose p is NaN): split so each
+    // factor is a normal f32.
+    let j = rounded.to_bits().wrapping_sub(ROUNDER.to_bits()) as i32;
     let half = j >> 1;
-    p * power_of_two(half) * power_of_two(j - half)
+    p * power_of_two(half) * power_of_two(j.wrapping_sub(half))
 }
 
-/// `2^e` for `e` in `-126..=127`, built from its exponent bits.
+/// `2^e` for `e` in `-126..=127`, built from its exponent bits (any bits
+/// for other `e`).
 #[inline(always)]
 fn power_of_two(e: i32) -> f32 {
-    f32::from_bits(((e + 127) as u32) << 23)
+    f32::from_bits((e.wrapping_add(127) as u32) << 23)
 }
 
 /// The 8 levels `u_i - zero` of a packed int4 word as exact f32, nibble `i`

@@ -21,7 +21,7 @@
 //!   vector still take the vector path.
 
 use crate::device::{
-    Split, Strided, Tiles, block_idx_x, block_idx_y, for_each_element, for_each_vector_batch, grid_dim_x, grid_dim_y,
+    Split, Strided, Tiles, block_idx_x, for_each_aligned_vector, block_idx_y, for_each_element, for_each_vector_batch, grid_dim_x, grid_dim_y,
     is_aligned, load_vector, load_vector_streaming, store_bytes, store_bytes_streaming,
 };
 use crate::float::{Bf16, Float};
@@ -118,8 +118,31 @@ export_per_float!(
     ) as
     quantize_int8_rows_v2_f32 for f32, quantize_int8_rows_v2_f16 for f16, quantize_int8_rows_v2_bf16 for Bf16
 );
+/// Version 3, per tensor: version 2 with one vector a thread, and when `x`
+/// is 16-byte aligned and `out` aligned to a vector's codes, the short loop
+/// of [`for_each_aligned_vector`] in place of the head split and tiles.
+///
+/// # Safety
+/// As for [`quantize_int8_tiled`].
+#[inline(always)]
+unsafe fn quantize_int8_v3<T: Float>(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) {
+    if !(is_aligned(x, 16) && is_aligned(out, T::LANES)) {
+        // SAFETY: forwarded from the caller.
+        return unsafe { quantize_int8_tiled::<T, 1>(x, out, n, scale, zero_point) };
+    }
+    let quantizer = Int8Quantizer::new(scale, zero_point);
+    for_each_aligned_vector(
+        n,
+        T::LANES,
+        // SAFETY: i + LANES <= n; x is 16-byte and out LANES-byte aligned.
+        |i| unsafe { store_bytes_streaming(out.add(i), vector::<T>(load_vector_streaming(x.add(i)), &quantizer), true) },
+        // SAFETY: i < n.
+        |i| unsafe { *out.add(i) = one(*x.add(i), &quantizer) },
+    );
+}
+
 export_per_float!(
-    quantize_int8_tiled [1] (x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
+    quantize_int8_v3(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
     quantize_int8_v3_f32 for f32, quantize_int8_v3_f16 for f16, quantize_int8_v3_bf16 for Bf16
 );
 export_per_float!(
