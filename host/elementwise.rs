@@ -35,13 +35,13 @@ impl ElementwiseVersion {
 }
 
 /// The default launch ([`ElementwiseLaunch::default`]) takes v3 up to this
-/// many elements (per row: `rows * cols`) and v2 above. A first guess, to be
-/// tuned from measurements: at 100K-1M elements v2's several vectors a
-/// thread leave a grid of only 25-250 blocks of 256 threads for f32
-/// quantize (fewer than the H100's 132 SMs at 100K), where v3 has 4x as
-/// many; from several million elements up, v2's loads in flight a thread
-/// pay.
-pub const V3_MAX_ELEMENTS: usize = 1 << 21;
+/// many elements (per row: `rows * cols`) and v2 above. Measured on the H100
+/// (run 18, `docs/PERF.md`): since v3's short prologue, v3 is as fast as or
+/// faster than v2 at every size from 100K to 50M for add_mul_exp and f16/bf16
+/// quantize (by 4% at 10M f16 quantize, 10-20% below 1M), and for f32
+/// quantize up to 5M; from 10M, f32 quantize is 0.2-1.6% faster with v2
+/// (its 4 loads in flight a thread). 2^24 keeps v3 through 10M.
+pub const V3_MAX_ELEMENTS: usize = 1 << 24;
 
 /// How to launch an elementwise kernel: which version, and how many threads
 /// a block. The default (256 threads, the version chosen by size: v3 up to
