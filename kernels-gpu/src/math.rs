@@ -21,30 +21,6 @@ fn fma(a: f32, b: f32, c: f32) -> f32 {
     a.mul_add(b, c)
 }
 
-/// `1 / x`, correctly rounded (`rcp.rn.f32` on the GPU, the same bits as
-/// `1.0 / x`). As inline assembly, which LLVM does not execute
-/// speculatively, it stays where it is written: a kernel can issue its
-/// loads before it, where LLVM would hoist a plain division (a reciprocal
-/// and a Newton step, and a branch to a slow path, in SASS) out of a
-/// guarded loop body and ahead of them.
-#[cfg(target_arch = "nvptx64")]
-#[inline(always)]
-fn reciprocal(x: f32) -> f32 {
-    let inverse: f32;
-    // SAFETY: a register-to-register instruction; no memory, no side effects.
-    unsafe {
-        core::arch::asm!("rcp.rn.f32 {r}, {x};", r = out(reg32) inverse, x = in(reg32) x,
-            options(pure, nomem, nostack))
-    };
-    inverse
-}
-
-#[cfg(not(target_arch = "nvptx64"))]
-#[inline(always)]
-fn reciprocal(x: f32) -> f32 {
-    1.0 / x
-}
-
 /// `clamp(round_half_even(x / scale + zero_point), -128, 127)` as `i8`.
 ///
 /// Exact arithmetic: the result of one correctly rounded f32 division (as
@@ -136,7 +112,7 @@ impl Int8Quantizer {
     #[inline(always)]
     pub fn new(scale: f32, zero_point: f32) -> Self {
         let fast = (FAST_SCALE_RANGE.0..=FAST_SCALE_RANGE.1).contains(&scale.abs()); // false for NaN
-        let hi = reciprocal(scale);
+        let hi = 1.0 / scale;
         let lo = fma(-scale, hi, 1.0) * hi;
         Self { scale, zero_point, hi, lo, fast_input_max: if fast { FAST_INPUT_MAX } else { -1.0 } }
     }

@@ -130,19 +130,14 @@ unsafe fn quantize_int8_v3<T: Float>(x: *const T, out: *mut i8, n: usize, scale:
         // SAFETY: forwarded from the caller.
         return unsafe { quantize_int8_tiled::<T, 1>(x, out, n, scale, zero_point) };
     }
-    // The quantizer is prepared after each vector's load (a thread does one
-    // vector or a few), so the load issues first; see math::reciprocal.
-    let quantizer = || Int8Quantizer::new(scale, zero_point);
+    let quantizer = Int8Quantizer::new(scale, zero_point);
     for_each_aligned_vector(
         n,
         T::LANES,
         // SAFETY: i + LANES <= n; x is 16-byte and out LANES-byte aligned.
-        |i| unsafe {
-            let values = load_vector_streaming(x.add(i));
-            store_bytes_streaming(out.add(i), vector::<T>(values, &quantizer()), true)
-        },
+        |i| unsafe { store_bytes_streaming(out.add(i), vector::<T>(load_vector_streaming(x.add(i)), &quantizer), true) },
         // SAFETY: i < n.
-        |i| unsafe { *out.add(i) = one(*x.add(i), &quantizer()) },
+        |i| unsafe { *out.add(i) = one(*x.add(i), &quantizer) },
     );
 }
 
