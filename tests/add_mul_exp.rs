@@ -359,7 +359,9 @@ fn run_and_check<T: TestFloat>(
     ensure((0..offsets[2]).chain(offsets[2] + n..got.len()).all(untouched), || "wrote outside `out`".into())?;
     let got = &got[offsets[2]..offsets[2] + n];
     let bound = stated_bound::<T>();
-    let bitwise = |i: usize| T::NAME != "f32" || same(got[i], T::from_f32(device_math::add_mul_exp(x[i].to_f32(), y[i].to_f32())));
+    let bitwise = |i: usize| {
+        T::NAME != "f32" || same(got[i], T::from_f32(device_math::add_mul_exp(x[i].to_f32(), y[i].to_f32())))
+    };
     let wrong = first_failures(n, 5, |i| bitwise(i) && check(x[i], y[i], got[i], bound).is_ok());
     ensure(wrong.is_empty(), || {
         let detail: Vec<String> = wrong

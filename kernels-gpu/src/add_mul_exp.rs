@@ -22,8 +22,8 @@
 use core::arch::asm;
 
 use crate::device::{
-    Split, Strided, Tiles, for_each_aligned_vector, for_each_element, for_each_vector_batch, is_aligned, load_vector, load_vector_streaming,
-    store_vector, store_vector_streaming,
+    Split, Strided, Tiles, for_each_aligned_vector, for_each_element, for_each_vector_batch, is_aligned, load_vector,
+    load_vector_streaming, store_vector, store_vector_streaming,
 };
 use crate::float::{Bf16, Float};
 use crate::math;

@@ -21,8 +21,8 @@
 //!   vector still take the vector path.
 
 use crate::device::{
-    Split, Strided, Tiles, block_idx_x, for_each_aligned_vector, block_idx_y, for_each_element, for_each_vector_batch, grid_dim_x, grid_dim_y,
-    is_aligned, load_vector, load_vector_streaming, store_bytes, store_bytes_streaming,
+    Split, Strided, Tiles, block_idx_x, block_idx_y, for_each_aligned_vector, for_each_element, for_each_vector_batch,
+    grid_dim_x, grid_dim_y, is_aligned, load_vector, load_vector_streaming, store_bytes, store_bytes_streaming,
 };
 use crate::float::{Bf16, Float};
 use crate::math::Int8Quantizer;
@@ -135,7 +135,9 @@ unsafe fn quantize_int8_v3<T: Float>(x: *const T, out: *mut i8, n: usize, scale:
         n,
         T::LANES,
         // SAFETY: i + LANES <= n; x is 16-byte and out LANES-byte aligned.
-        |i| unsafe { store_bytes_streaming(out.add(i), vector::<T>(load_vector_streaming(x.add(i)), &quantizer), true) },
+        |i| unsafe {
+            store_bytes_streaming(out.add(i), vector::<T>(load_vector_streaming(x.add(i)), &quantizer), true)
+        },
         // SAFETY: i < n.
         |i| unsafe { *out.add(i) = one(*x.add(i), &quantizer) },
     );
