@@ -56,6 +56,12 @@ pub const ROWS_KERNELS: ElementwiseKernels = ElementwiseKernels {
     },
 };
 
+// The kernels' arithmetic, compiled for the CPU: the host prepares the
+// per-tensor kernels' division with the very code the per-row kernels run.
+#[path = "../kernels-gpu/src/math.rs"]
+#[allow(dead_code)] // only scale_inverse is used here
+mod device_math;
+
 /// A validated per-tensor scale and zero point.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Int8Params {
@@ -76,6 +82,14 @@ impl Int8Params {
 
     pub fn zero_point(&self) -> f32 {
         self.zero_point
+    }
+
+    /// The per-tensor kernels' last two arguments: `[RN(1 / scale),
+    /// RN((1 - scale RN(1 / scale)) RN(1 / scale))]`, the preparation of
+    /// their division (`kernels-gpu/src/math.rs`, `scale_inverse`), done
+    /// once here rather than by every GPU thread before its first load.
+    pub fn scale_inverse(&self) -> [f32; 2] {
+        device_math::scale_inverse(self.scale)
     }
 }
 
@@ -103,7 +117,9 @@ pub fn check_row_params(scales: &[f32], zero_points: &[f32]) -> Result<(), Error
 /// type `T`) and returns its launch, or `None` for empty input.
 ///
 /// Kernel arguments, in order: `x: CUdeviceptr` (`T`), `out: CUdeviceptr`
-/// (i8), `n: u64`, `scale: f32`, `zero_point: f32` (from [`Int8Params`]).
+/// (i8), `n: u64`, `scale: f32`, `zero_point: f32`, `inverse_hi: f32`,
+/// `inverse_lo: f32` (from [`Int8Params`]; the last two are
+/// [`Int8Params::scale_inverse`], and any other values give wrong codes).
 /// Any alignment works; `x` 16-byte and `out` 4-byte (f32) or 8-byte
 /// (f16/bf16) aligned take the vector path (v2, v3: at the same offset from such
 /// boundaries). `out` must not overlap `x`.
@@ -197,8 +213,9 @@ mod cuda {
         ) -> Result<(), Error> {
             let Some(launch) = plan::<T>(x.len(), out.len(), launch, self.device())? else { return Ok(()) };
             let (x, out, n) = (address(x), address(out), x.len() as u64);
-            let (scale, zero_point) = (params.scale(), params.zero_point());
-            let args = [arg(&x), arg(&out), arg(&n), arg(&scale), arg(&zero_point)];
+            let (scale, zero_point, [inverse_hi, inverse_lo]) =
+                (params.scale(), params.zero_point(), params.scale_inverse());
+            let args = [arg(&x), arg(&out), arg(&n), arg(&scale), arg(&zero_point), arg(&inverse_hi), arg(&inverse_lo)];
             // SAFETY: the argument list matches every quantize_int8 entry point; the lengths were checked.
             unsafe { self.launch(&launch, stream, &args) }
         }

@@ -229,6 +229,7 @@ fn any_launch_shape_through_cudarc(kernels: &Kernels, rng: &mut Rng) -> TestResu
     let q: Vec<bf16> = rng.normals(n, 3.0).into_iter().map(bf16::from_f32).collect();
     let params = Int8Params::new(0.05, -1.5)?;
     let (scale, zero_point, n64) = (params.scale(), params.zero_point(), n as u64);
+    let [inverse_hi, inverse_lo] = params.scale_inverse();
 
     let (kx, ky, kq) = (kernels.upload(&x)?, kernels.upload(&y)?, kernels.upload(&q)?);
     let (mut sum, mut codes) = (kernels.alloc::<f16>(n)?, kernels.alloc::<i8>(n)?);
@@ -254,8 +255,9 @@ fn any_launch_shape_through_cudarc(kernels: &Kernels, rng: &mut Rng) -> TestResu
             unsafe { builder.launch(ODD_SHAPE)? };
             let function = module.load_function(quantize_int8::KERNELS.name::<bf16>(version))?;
             let mut builder = stream.launch_builder(&function);
-            builder.arg(&pq).arg(&pcodes).arg(&n64).arg(&scale).arg(&zero_point);
-            // SAFETY: (x, out, n, scale, zero_point) is quantize_int8's argument list, n elements each.
+            builder.arg(&pq).arg(&pcodes).arg(&n64).arg(&scale).arg(&zero_point).arg(&inverse_hi).arg(&inverse_lo);
+            // SAFETY: (x, out, n, scale, zero_point, inverse_hi, inverse_lo) is quantize_int8's argument
+            // list, n elements each.
             unsafe { builder.launch(ODD_SHAPE)? };
         }
         let (got_sum, got_codes) = (stream.clone_dtoh(&out)?, stream.clone_dtoh(&out_codes)?);

@@ -107,13 +107,31 @@ pub const FAST_INPUT_MAX: f32 = f32::from_bits((127 + 32) << 23);
 /// The scales of the fast division: `2^-64 <= |scale| <= 2^64`.
 pub const FAST_SCALE_RANGE: (f32, f32) = (f32::from_bits((127 - 64) << 23), f32::from_bits((127 + 64) << 23));
 
+/// The preparation of the division by `scale`: `[hi, lo]` with
+/// `hi = RN(1/scale)` (one correctly rounded reciprocal) and
+/// `lo = RN((1 - scale hi) hi)`. The host computes it once for a per-tensor
+/// launch (this very function, compiled for the CPU) and passes it to the
+/// kernel, whose threads would otherwise each spend a reciprocal, its
+/// Newton steps and a slow-path test before their first load.
+#[inline(always)]
+pub fn scale_inverse(scale: f32) -> [f32; 2] {
+    let hi = 1.0 / scale;
+    [hi, fma(-scale, hi, 1.0) * hi]
+}
+
 impl Int8Quantizer {
     /// Prepares the division by `scale` (one correctly rounded reciprocal).
     #[inline(always)]
     pub fn new(scale: f32, zero_point: f32) -> Self {
+        Self::prepared(scale, zero_point, scale_inverse(scale))
+    }
+
+    /// As [`new`](Self::new), with `inverse` = [`scale_inverse`]`(scale)`
+    /// computed beforehand (any other value gives wrong codes).
+    #[inline(always)]
+    pub fn prepared(scale: f32, zero_point: f32, inverse: [f32; 2]) -> Self {
         let fast = (FAST_SCALE_RANGE.0..=FAST_SCALE_RANGE.1).contains(&scale.abs()); // false for NaN
-        let hi = 1.0 / scale;
-        let lo = fma(-scale, hi, 1.0) * hi;
+        let [hi, lo] = inverse;
         Self { scale, zero_point, hi, lo, fast_input_max: if fast { FAST_INPUT_MAX } else { -1.0 } }
     }
 

@@ -8,7 +8,8 @@
 //! `quantize_int8_rows_v2_*` (v2), `quantize_int8_v3_*` and
 //! `quantize_int8_rows_v3_*` (v3). All work for any launch shape (1-D, and
 //! for v3 per row 2-D); every version divides through [`Int8Quantizer`],
-//! prepared once per launch or row.
+//! prepared by the host for a per-tensor launch and once per row on the
+//! GPU for the per-row kernels.
 //!
 //! - v1: a grid-stride loop (per tensor) or a block-stride loop over each row
 //!   (per row); one 16-byte load and one 4- or 8-byte store per thread and
@@ -29,18 +30,31 @@ use crate::math::Int8Quantizer;
 use quant_kernels_abi::elementwise::v2::QUANTIZE_VECTORS;
 
 /// Version 1, per tensor: quantizes `x[..n]` into `out[..n]` with one
-/// `scale` and `zero_point`, grid-stride.
+/// `scale` and `zero_point`, grid-stride. Every per-tensor version takes the
+/// division's preparation from the host: `[inverse_hi, inverse_lo]` =
+/// [`math::scale_inverse`]`(scale)`.
 ///
 /// # Safety
 /// `x` points to `n` elements and `out` to `n` writable bytes.
 #[inline(always)]
-unsafe fn quantize_int8_v1<T: Float>(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) {
+unsafe fn quantize_int8_v1<T: Float>(
+    x: *const T,
+    out: *mut i8,
+    n: usize,
+    scale: f32,
+    zero_point: f32,
+    inverse_hi: f32,
+    inverse_lo: f32,
+) {
+    let quantizer = Int8Quantizer::prepared(scale, zero_point, [inverse_hi, inverse_lo]);
     // SAFETY: forwarded from the caller.
-    unsafe { span_v1(Strided::grid(), x, out, n, &Int8Quantizer::new(scale, zero_point)) }
+    unsafe { span_v1(Strided::grid(), x, out, n, &quantizer) }
 }
 
 export_per_float!(
-    quantize_int8_v1(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
+    quantize_int8_v1(
+        x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32, inverse_hi: f32, inverse_lo: f32
+    ) as
     quantize_int8_f32 for f32, quantize_int8_f16 for f16, quantize_int8_bf16 for Bf16
 );
 
@@ -100,15 +114,17 @@ unsafe fn quantize_int8_tiled<T: Float, const CHUNKS: usize>(
     n: usize,
     scale: f32,
     zero_point: f32,
+    inverse_hi: f32,
+    inverse_lo: f32,
 ) {
-    let quantizer = Int8Quantizer::new(scale, zero_point);
+    let quantizer = Int8Quantizer::prepared(scale, zero_point, [inverse_hi, inverse_lo]);
     // SAFETY: forwarded from the caller.
     unsafe { span_tiled::<T, CHUNKS>(Tiles::grid(), Strided::grid(), x, out, n, &quantizer) }
 }
 
 export_per_float!(
     quantize_int8_tiled [QUANTIZE_VECTORS] (
-        x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32
+        x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32, inverse_hi: f32, inverse_lo: f32
     ) as
     quantize_int8_v2_f32 for f32, quantize_int8_v2_f16 for f16, quantize_int8_v2_bf16 for Bf16
 );
@@ -125,12 +141,20 @@ export_per_float!(
 /// # Safety
 /// As for [`quantize_int8_tiled`].
 #[inline(always)]
-unsafe fn quantize_int8_v3<T: Float>(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) {
+unsafe fn quantize_int8_v3<T: Float>(
+    x: *const T,
+    out: *mut i8,
+    n: usize,
+    scale: f32,
+    zero_point: f32,
+    inverse_hi: f32,
+    inverse_lo: f32,
+) {
     if !(is_aligned(x, 16) && is_aligned(out, T::LANES)) {
         // SAFETY: forwarded from the caller.
-        return unsafe { quantize_int8_tiled::<T, 1>(x, out, n, scale, zero_point) };
+        return unsafe { quantize_int8_tiled::<T, 1>(x, out, n, scale, zero_point, inverse_hi, inverse_lo) };
     }
-    let quantizer = Int8Quantizer::new(scale, zero_point);
+    let quantizer = Int8Quantizer::prepared(scale, zero_point, [inverse_hi, inverse_lo]);
     for_each_aligned_vector(
         n,
         T::LANES,
@@ -144,7 +168,9 @@ unsafe fn quantize_int8_v3<T: Float>(x: *const T, out: *mut i8, n: usize, scale:
 }
 
 export_per_float!(
-    quantize_int8_v3(x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32) as
+    quantize_int8_v3(
+        x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32, inverse_hi: f32, inverse_lo: f32
+    ) as
     quantize_int8_v3_f32 for f32, quantize_int8_v3_f16 for f16, quantize_int8_v3_bf16 for Bf16
 );
 export_per_float!(
