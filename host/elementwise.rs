@@ -26,7 +26,9 @@ pub enum ElementwiseVersion {
     /// and the vector path for slices that share their misalignment.
     V2,
     /// As v2 with one 16-byte vector per input and thread: more threads for
-    /// the same array, for small arrays (see [`V3_MAX_ELEMENTS`]).
+    /// the same array, and, when every buffer is 16-byte aligned, a short
+    /// prologue (no head split, 32-bit-sized index arithmetic) that matters
+    /// for small arrays; the default up to [`V3_MAX_ELEMENTS`].
     V3,
 }
 
