@@ -27,8 +27,8 @@ pub enum ElementwiseVersion {
     V2,
     /// As v2 with one 16-byte vector per input and thread: more threads for
     /// the same array, and, when every buffer is 16-byte aligned, a short
-    /// prologue (no head split, 32-bit-sized index arithmetic) that matters
-    /// for small arrays; the default up to [`V3_MAX_ELEMENTS`].
+    /// prologue (no head split, no tiles) that matters for small arrays; the
+    /// default up to [`V3_MAX_ELEMENTS`].
     V3,
 }
 

@@ -29,35 +29,6 @@ use crate::float::{Bf16, Float};
 use crate::math::Int8Quantizer;
 use quant_kernels_abi::elementwise::v2::QUANTIZE_VECTORS;
 
-/// Version 1, per tensor: quantizes `x[..n]` into `out[..n]` with one
-/// `scale` and `zero_point`, grid-stride. Every per-tensor version takes the
-/// division's preparation from the host: `[inverse_hi, inverse_lo]` =
-/// [`math::scale_inverse`]`(scale)`.
-///
-/// # Safety
-/// `x` points to `n` elements and `out` to `n` writable bytes.
-#[inline(always)]
-unsafe fn quantize_int8_v1<T: Float>(
-    x: *const T,
-    out: *mut i8,
-    n: usize,
-    scale: f32,
-    zero_point: f32,
-    inverse_hi: f32,
-    inverse_lo: f32,
-) {
-    let quantizer = Int8Quantizer::prepared(scale, zero_point, [inverse_hi, inverse_lo]);
-    // SAFETY: forwarded from the caller.
-    unsafe { span_v1(Strided::grid(), x, out, n, &quantizer) }
-}
-
-export_per_float!(
-    quantize_int8_v1(
-        x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32, inverse_hi: f32, inverse_lo: f32
-    ) as
-    quantize_int8_f32 for f32, quantize_int8_f16 for f16, quantize_int8_bf16 for Bf16
-);
-
 /// Per row, version `VERSION`: quantizes the row-major `x[rows][cols]` into
 /// `out[rows][cols]`, row `r` with `scales[r]` and `zero_points[r]`.
 /// Versions 1 and 2: each block takes rows `blockIdx.x, blockIdx.x +
@@ -100,15 +71,22 @@ export_per_float!(
     quantize_int8_rows_f32 for f32, quantize_int8_rows_f16 for f16, quantize_int8_rows_bf16 for Bf16
 );
 
-/// Versions 2 and 3, per tensor: as [`quantize_int8_v1`], in tiles of
-/// `CHUNKS * blockDim.x` vectors shared by the grid, a thread loading
-/// `CHUNKS` vectors at a time (v2: `QUANTIZE_VECTORS`; v3: one).
+/// Per tensor, version `VERSION`: quantizes `x[..n]` into `out[..n]` with
+/// one `scale` and `zero_point`, the division prepared by the host:
+/// `[inverse_hi, inverse_lo]` = `math::scale_inverse(scale)`. Version 1: a
+/// grid-stride loop. Version 2: tiles of `QUANTIZE_VECTORS * blockDim.x`
+/// vectors shared by the grid, a thread loading `QUANTIZE_VECTORS` vectors
+/// at a time. Version 3: one vector a thread, through
+/// [`for_each_aligned_vector`]'s short loop when `x` is 16-byte aligned
+/// and `out` aligned to a vector's codes, else as version 2 with one
+/// vector a tile.
 ///
 /// # Safety
-/// As for [`quantize_int8_v1`], with both buffers in global memory and not
-/// overlapping.
+/// `x` points to `n` elements and `out` to `n` writable bytes; for versions
+/// 2 and 3 both in global memory and not overlapping.
 #[inline(always)]
-unsafe fn quantize_int8_tiled<T: Float, const CHUNKS: usize>(
+#[allow(clippy::too_many_arguments)] // the kernel's own parameters
+unsafe fn quantize_int8_per_tensor<T: Float, const VERSION: u32>(
     x: *const T,
     out: *mut i8,
     n: usize,
@@ -118,12 +96,36 @@ unsafe fn quantize_int8_tiled<T: Float, const CHUNKS: usize>(
     inverse_lo: f32,
 ) {
     let quantizer = Int8Quantizer::prepared(scale, zero_point, [inverse_hi, inverse_lo]);
-    // SAFETY: forwarded from the caller.
-    unsafe { span_tiled::<T, CHUNKS>(Tiles::grid(), Strided::grid(), x, out, n, &quantizer) }
+    // The grid's indices are worked out in each arm: computed before the
+    // branch, they would delay version 3's first load.
+    // SAFETY (every arm): forwarded from the caller.
+    match VERSION {
+        1 => unsafe { span_v1(Strided::grid(), x, out, n, &quantizer) },
+        2 => unsafe { span_tiled::<T, QUANTIZE_VECTORS>(Tiles::grid(), Strided::grid(), x, out, n, &quantizer) },
+        _ if !(is_aligned(x, 16) && is_aligned(out, T::LANES)) => unsafe {
+            span_tiled::<T, 1>(Tiles::grid(), Strided::grid(), x, out, n, &quantizer)
+        },
+        _ => for_each_aligned_vector(
+            n,
+            T::LANES,
+            // SAFETY: i + LANES <= n; x is 16-byte and out LANES-byte aligned.
+            |i| unsafe {
+                store_bytes_streaming(out.add(i), vector::<T>(load_vector_streaming(x.add(i)), &quantizer), true)
+            },
+            // SAFETY: i < n.
+            |i| unsafe { *out.add(i) = one(*x.add(i), &quantizer) },
+        ),
+    }
 }
 
 export_per_float!(
-    quantize_int8_tiled [QUANTIZE_VECTORS] (
+    quantize_int8_per_tensor [1] (
+        x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32, inverse_hi: f32, inverse_lo: f32
+    ) as
+    quantize_int8_f32 for f32, quantize_int8_f16 for f16, quantize_int8_bf16 for Bf16
+);
+export_per_float!(
+    quantize_int8_per_tensor [2] (
         x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32, inverse_hi: f32, inverse_lo: f32
     ) as
     quantize_int8_v2_f32 for f32, quantize_int8_v2_f16 for f16, quantize_int8_v2_bf16 for Bf16
@@ -134,41 +136,8 @@ export_per_float!(
     ) as
     quantize_int8_rows_v2_f32 for f32, quantize_int8_rows_v2_f16 for f16, quantize_int8_rows_v2_bf16 for Bf16
 );
-/// Version 3, per tensor: version 2 with one vector a thread, and when `x`
-/// is 16-byte aligned and `out` aligned to a vector's codes, the short loop
-/// of [`for_each_aligned_vector`] in place of the head split and tiles.
-///
-/// # Safety
-/// As for [`quantize_int8_tiled`].
-#[inline(always)]
-unsafe fn quantize_int8_v3<T: Float>(
-    x: *const T,
-    out: *mut i8,
-    n: usize,
-    scale: f32,
-    zero_point: f32,
-    inverse_hi: f32,
-    inverse_lo: f32,
-) {
-    if !(is_aligned(x, 16) && is_aligned(out, T::LANES)) {
-        // SAFETY: forwarded from the caller.
-        return unsafe { quantize_int8_tiled::<T, 1>(x, out, n, scale, zero_point, inverse_hi, inverse_lo) };
-    }
-    let quantizer = Int8Quantizer::prepared(scale, zero_point, [inverse_hi, inverse_lo]);
-    for_each_aligned_vector(
-        n,
-        T::LANES,
-        // SAFETY: i + LANES <= n; x is 16-byte and out LANES-byte aligned.
-        |i| unsafe {
-            store_bytes_streaming(out.add(i), vector::<T>(load_vector_streaming(x.add(i)), &quantizer), true)
-        },
-        // SAFETY: i < n.
-        |i| unsafe { *out.add(i) = one(*x.add(i), &quantizer) },
-    );
-}
-
 export_per_float!(
-    quantize_int8_v3(
+    quantize_int8_per_tensor [3] (
         x: *const T, out: *mut i8, n: usize, scale: f32, zero_point: f32, inverse_hi: f32, inverse_lo: f32
     ) as
     quantize_int8_v3_f32 for f32, quantize_int8_v3_f16 for f16, quantize_int8_v3_bf16 for Bf16
