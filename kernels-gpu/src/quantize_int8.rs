@@ -16,10 +16,15 @@
 //!   step when `x` is 16-byte aligned and `out` aligned to the vector's
 //!   element count, else one element per step.
 //! - v2: each thread loads `QUANTIZE_VECTORS` 16-byte vectors before
-//!   quantizing any,
-//!   with cache hints for data used once; scalar elements up to the first
-//!   16-byte boundary of `x`, so rows whose length is not a multiple of the
-//!   vector still take the vector path.
+//!   quantizing any, with cache hints for data used once; scalar elements
+//!   up to the first 16-byte boundary of `x`, so rows whose length is not a
+//!   multiple of the vector still take the vector path.
+//! - v3: v2 with one vector a thread (per row, the blocks along x sharing a
+//!   row); per tensor with aligned buffers, the short prologue of
+//!   [`for_each_aligned_vector`].
+//!
+//! Every vector takes the fast division for all its lanes after one test
+//! ([`Int8Quantizer::quantize_all`]).
 
 use crate::device::{
     Split, Strided, Tiles, block_idx_x, block_idx_y, for_each_aligned_vector, for_each_element, for_each_vector_batch,
