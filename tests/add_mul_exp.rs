@@ -37,7 +37,8 @@ const DEVICE: DeviceInfo = DeviceInfo { compute_capability: (9, 0), multiprocess
 /// The relative error bound host/add_mul_exp.rs states for normal results
 /// in `T`: the f32 math's, plus one rounding to `T` for f16 and bf16.
 fn stated_bound<T: Float>() -> f64 {
-    if T::NAME == "f32" { F32_BOUND } else { T::UNIT_ROUNDOFF + SHORT_F32_BOUND * (1.0 + T::UNIT_ROUNDOFF) }
+    let f32_bound = f32_bound::<T>();
+    if T::NAME == "f32" { f32_bound } else { T::UNIT_ROUNDOFF + f32_bound * (1.0 + T::UNIT_ROUNDOFF) }
 }
 
 /// Where rounding to `T` goes past `T::MAX` to inf: `MAX` plus half an ulp.

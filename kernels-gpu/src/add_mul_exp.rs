@@ -144,6 +144,7 @@ export_per_float!(
     add_mul_exp_tiled [ADD_MUL_EXP_CHUNKS] (x: *const T, y: *const T, out: *mut T, n: usize) as
     add_mul_exp_v2_f32 for f32, add_mul_exp_v2_f16 for f16, add_mul_exp_v2_bf16 for Bf16
 );
+
 /// Version 3: version 2 with one vector a thread, and when all three
 /// buffers are 16-byte aligned, the short loop of
 /// [`for_each_aligned_vector`] in place of the head split and tiles.

@@ -380,11 +380,10 @@ pub fn for_each_element(
 /// of the grid takes vectors `t, t + threads, ...` (`vector(i)` handles
 /// elements `i..i + lanes`), and the thread that reaches the last, partial
 /// vector takes its elements one by one (`one(i)`). With no head to split
-/// off and the tail left to one thread, a thread's first load issues a
-/// dozen instructions into the kernel, where [`Split`] and
-/// [`for_each_vector_batch`] take some 80: for a kernel over a small array,
-/// which is over once every thread has done one vector, that prologue
-/// was a third of its time.
+/// off and the tail left to one thread, version 3's first load issues
+/// some 40 SASS instructions into the kernel (sm_90a), where [`Split`] and
+/// [`for_each_vector_batch`] put it near 87: a kernel over a small array
+/// lasts about as long as one warp's instructions (docs/PERF.md, run 18).
 #[inline(always)]
 pub fn for_each_aligned_vector(n: usize, lanes: usize, mut vector: impl FnMut(usize), mut one: impl FnMut(usize)) {
     let threads = Strided::grid();

@@ -273,7 +273,7 @@ pub fn add_mul_exp(x: f32, y: f32) -> f32 {
 /// even (`|t * LOG2_E| < 2^22`), without the GPU's quarter-rate `FRND` and
 /// `F2I` or a saturating float-to-integer cast.
 #[inline(always)]
-pub fn exp_of_twice(hi: f32, lo: f32) -> f32 {
+fn exp_of_twice(hi: f32, lo: f32) -> f32 {
     const LOG2_E: f32 = core::f32::consts::LOG2_E;
     const LN2_HI: f32 = 0.693_359_4; // 355 / 512, exact in f32
     const LN2_LO: f32 = -2.121_944_4e-4; // ln 2 - LN2_HI, rounded to f32
