@@ -504,6 +504,79 @@ pub fn for_each_vector_batch<const CHUNKS: usize, L: Copy, R: Copy>(
     }
 }
 
+/// `WORDS` (1, 2 or 4) consecutive words of read-only global memory at
+/// `pointer` if `live`, else zeros: one predicated load, no branch. Not
+/// kept in L1 (`.L1::no_allocate`): for data read once, such as weights.
+///
+/// # Safety
+/// If `live`, `pointer` is valid for `WORDS` words and aligned to their
+/// size, and nothing writes them while the kernel runs.
+#[inline(always)]
+pub unsafe fn load_words_if<const WORDS: usize>(pointer: *const u32, live: bool) -> [u32; WORDS] {
+    let mut w = [0u32; 4];
+    // SAFETY: the caller guarantees the address when the load runs.
+    unsafe {
+        match WORDS {
+            4 => asm!(
+                "{{ .reg .pred p; setp.ne.u32 p, {live}, 0; mov.b32 {w0}, 0; mov.b32 {w1}, 0; mov.b32 {w2}, 0;",
+                "mov.b32 {w3}, 0; @p ld.global.nc.L1::no_allocate.v4.u32 {{{w0}, {w1}, {w2}, {w3}}}, [{p}]; }}",
+                live = in(reg32) live as u32, p = in(reg64) pointer, w0 = out(reg32) w[0], w1 = out(reg32) w[1],
+                w2 = out(reg32) w[2], w3 = out(reg32) w[3], options(pure, readonly, nostack)
+            ),
+            2 => asm!(
+                "{{ .reg .pred p; setp.ne.u32 p, {live}, 0; mov.b32 {w0}, 0; mov.b32 {w1}, 0;",
+                "@p ld.global.nc.L1::no_allocate.v2.u32 {{{w0}, {w1}}}, [{p}]; }}",
+                live = in(reg32) live as u32, p = in(reg64) pointer, w0 = out(reg32) w[0], w1 = out(reg32) w[1],
+                options(pure, readonly, nostack)
+            ),
+            _ => asm!(
+                "{{ .reg .pred p; setp.ne.u32 p, {live}, 0; mov.b32 {w0}, 0;",
+                "@p ld.global.nc.L1::no_allocate.u32 {w0}, [{p}]; }}",
+                live = in(reg32) live as u32, p = in(reg64) pointer, w0 = out(reg32) w[0],
+                options(pure, readonly, nostack)
+            ),
+        }
+    }
+    core::array::from_fn(|j| w[j])
+}
+
+/// The read-only global `u16` at `pointer` (zero-extended) if `live`, else
+/// 0: one predicated load, no branch.
+///
+/// # Safety
+/// If `live`, `pointer` is valid and aligned, and nothing writes it while
+/// the kernel runs.
+#[inline(always)]
+pub unsafe fn load_u16_if(pointer: *const u16, live: bool) -> u32 {
+    let value: u32;
+    // SAFETY: the caller guarantees the address when the load runs.
+    unsafe {
+        asm!(
+            "{{ .reg .pred p; setp.ne.u32 p, {live}, 0; mov.b32 {v}, 0; @p ld.global.nc.u16 {v}, [{p}]; }}",
+            live = in(reg32) live as u32, p = in(reg64) pointer, v = out(reg32) value, options(pure, readonly, nostack)
+        )
+    };
+    value
+}
+
+/// The read-only global byte at `pointer` (zero-extended) if `live`, else
+/// 0: one predicated load, no branch.
+///
+/// # Safety
+/// As for [`load_u16_if`].
+#[inline(always)]
+pub unsafe fn load_u8_if(pointer: *const u8, live: bool) -> u32 {
+    let value: u32;
+    // SAFETY: the caller guarantees the address when the load runs.
+    unsafe {
+        asm!(
+            "{{ .reg .pred p; setp.ne.u32 p, {live}, 0; mov.b32 {v}, 0; @p ld.global.nc.u8 {v}, [{p}]; }}",
+            live = in(reg32) live as u32, p = in(reg64) pointer, v = out(reg32) value, options(pure, readonly, nostack)
+        )
+    };
+    value
+}
+
 /// Asks the L2 to fetch the cache line holding `pointer` (`prefetch.global.L2`):
 /// the DRAM read starts now, without a register waiting for it.
 ///
