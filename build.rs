@@ -11,8 +11,6 @@ fn main() {
         // from the count ptxas gives a block of exactly this size.
         .max_threads("int4_linear_v12_", quant_kernels_abi::int4_linear::v12::BLOCK_THREADS)
         .max_threads("int4_linear_v13_", quant_kernels_abi::int4_linear::v13::BLOCK_THREADS)
-        // Version 14's block is fixed; its registers bound the loads a warp keeps in flight.
-        .max_threads("int4_linear_v14_", quant_kernels_abi::int4_linear::v14::BLOCK_THREADS)
         // Version 13 runs in clusters along the grid's x and reads its
         // first argument, a tensor map, where it lies.
         .cluster_dims("int4_linear_v13_", [quant_kernels_abi::int4_linear::v13::CLUSTER as u32, 1, 1])

@@ -25,8 +25,6 @@ pub enum Error {
     InvalidBlockThreads { threads: u32, max: u32 },
     /// A split of `K` into no slices, or into more than a grid holds.
     InvalidSplitK { split_k: u32, max: u32 },
-    /// A persistent grid (version 14) of no blocks, or more than a grid holds.
-    InvalidGridBlocks { blocks: u32, max: u32 },
     /// A dimension or product of dimensions beyond what the kernel indexes.
     TooLarge { what: &'static str, value: u128, limit: u128 },
     /// A kernel (version) that has no entry point for this element type.
@@ -79,9 +77,6 @@ impl fmt::Display for Error {
             }
             Error::InvalidSplitK { split_k, max } => {
                 write!(f, "a split of K into {split_k} slices: it must be from 1 to {max}")
-            }
-            Error::InvalidGridBlocks { blocks, max } => {
-                write!(f, "a grid of {blocks} blocks: it must be from 1 to {max}")
             }
             Error::TooLarge { what, value, limit } => write!(f, "{what} = {value} exceeds {limit}"),
             Error::UnsupportedType { kernel, version, dtype } => {

@@ -27,9 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{
-    MAX_GRID_X, MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v14,
-};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -78,13 +76,6 @@ pub const V6_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
         PerFloat { f32: None, f16: Some("int4_linear_v6_m16_g64_f16"), bf16: Some("int4_linear_v6_m16_g64_bf16") },
         PerFloat { f32: None, f16: Some("int4_linear_v6_m16_g128_f16"), bf16: Some("int4_linear_v6_m16_g128_bf16") },
     ],
-];
-
-/// Version 14's entry points, by group size (32, 64, 128).
-pub const V14_KERNELS: [PerFloat<Option<&str>>; 3] = [
-    PerFloat { f32: None, f16: Some("int4_linear_v14_g32_f16"), bf16: Some("int4_linear_v14_g32_bf16") },
-    PerFloat { f32: None, f16: Some("int4_linear_v14_g64_f16"), bf16: Some("int4_linear_v14_g64_bf16") },
-    PerFloat { f32: None, f16: Some("int4_linear_v14_g128_f16"), bf16: Some("int4_linear_v14_g128_bf16") },
 ];
 
 /// Version 10's entry points (version 7 on the Hopper's warpgroup MMAs; sm_90a only).
@@ -187,19 +178,11 @@ pub enum Int4LinearVersion {
     /// faster than version 12 on the larger shapes, 0.94-1.07x of it on the
     /// smallest (docs/PERF.md, run 17).
     V13 { split_k: u32 },
-    /// The decode GEMV on a persistent grid of `blocks` blocks of 16
-    /// warps (the library's choice: one a multiprocessor), each block an
-    /// even share of the rows, each warp keeping several steps of weights
-    /// loading in registers, the activations staged once a block in shared
-    /// memory; one activation row at a time (made for `m = 1`). Needs `n *
-    /// k / 8 < 2^32` and `2.06 k` bytes of shared memory and more
-    /// (`quant_kernels_abi::int4_linear::v14::shared_bytes`).
-    V14 { blocks: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 11] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -211,7 +194,6 @@ impl Int4LinearVersion {
         Self::V11 { split_k: 1 },
         Self::V12 { split_k: 1 },
         Self::V13 { split_k: 1 },
-        Self::V14 { blocks: v14::DEFAULT_BLOCKS },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -220,11 +202,6 @@ impl Int4LinearVersion {
         let version = match T::NAME {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
-            // Decode: version 14, 1.0-1.2x faster than version 5 on the H100
-            // (docs/PERF.md, run 19), where its shared memory fits.
-            _ if m == 1 && v14::shared_bytes(n, k, device.multiprocessors as usize) <= v14::MAX_CHOSEN_SHARED_BYTES => {
-                Self::V14 { blocks: v14::DEFAULT_BLOCKS }
-            }
             // Measured on the H100 (docs/PERF.md, run 8): v5 up to one MMA
             // tile of activation rows; v6 (32 weight rows a warp) past it.
             _ if m <= v3::M_PER_TILE => Self::V5 { warps: v3::DEFAULT_WARPS },
@@ -270,9 +247,6 @@ impl Int4LinearVersion {
         if self.split_k().is_some() {
             return self.with_split_k(tiled_split_k(self, m, n, k, device));
         }
-        if let Self::V14 { .. } = self {
-            return Self::V14 { blocks: device.multiprocessors.max(1) };
-        }
         let share = (2048 / n.div_ceil(v3::ROWS_PER_BLOCK).max(1)).max(1);
         let warps = (1u32 << share.ilog2()).clamp(2, v3::DEFAULT_WARPS);
         self.with_warps(warps)
@@ -290,8 +264,6 @@ impl Int4LinearVersion {
             Self::V11 { .. } => v11::BLOCK_N,
             Self::V12 { .. } => v12::BLOCK_N,
             Self::V13 { .. } => v13::BLOCK_N,
-            // (A tile; a block takes an even share of the tiles.)
-            Self::V14 { .. } => v14::ROWS_PER_TILE,
         }
     }
 
@@ -305,8 +277,7 @@ impl Int4LinearVersion {
             | Self::V10 { .. }
             | Self::V11 { .. }
             | Self::V12 { .. }
-            | Self::V13 { .. }
-            | Self::V14 { .. } => None,
+            | Self::V13 { .. } => None,
             Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } => Some(warps),
         }
     }
@@ -362,7 +333,6 @@ impl Int4LinearVersion {
             Self::V11 { .. } => 11,
             Self::V12 { .. } => 12,
             Self::V13 { .. } => 13,
-            Self::V14 { .. } => 14,
         }
     }
 
@@ -410,7 +380,6 @@ impl Int4LinearVersion {
             Self::V12 { .. } => V12_KERNELS,
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
             Self::V13 { .. } => V13_KERNELS,
-            Self::V14 { .. } => V14_KERNELS[GROUP_SIZES.iter().position(|&g| g == group_size)?],
         };
         names.get::<T>()
     }
@@ -648,28 +617,8 @@ pub fn plan_version<T: Float>(
             };
             (m_tile, warps * 32, shared)
         }
-        Int4LinearVersion::V14 { blocks } => {
-            if !(1..=MAX_GRID_X).contains(&blocks) {
-                return Err(Error::InvalidGridBlocks { blocks, max: MAX_GRID_X });
-            }
-            // Its indices into the weights are 32-bit.
-            let words = shape.n as u128 * shape.k as u128 / 8;
-            if words > u32::MAX as u128 {
-                return Err(Error::TooLarge { what: "n * k / 8", value: words, limit: u32::MAX as u128 });
-            }
-            let shared = v14::shared_bytes(shape.n, shape.k, blocks as usize);
-            let shared = u32::try_from(shared).map_err(|_| Error::TooLarge {
-                what: "dynamic shared memory per block",
-                value: shared as u128,
-                limit: u32::MAX as u128,
-            })?;
-            (1, v14::BLOCK_THREADS, shared)
-        }
     };
-    let mut blocks_n = match version {
-        Int4LinearVersion::V14 { blocks } => blocks as usize,
-        _ => shape.n.div_ceil(version.rows_per_block()),
-    };
+    let mut blocks_n = shape.n.div_ceil(version.rows_per_block());
     if let Int4LinearVersion::V13 { .. } = version {
         // Whole clusters; its tensor map's box coordinates are 32-bit signed
         // and reach one tile past m and a step past k.

@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_X, MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v14};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -84,57 +84,16 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         Error::UnsupportedType { kernel: "int4_linear", version: 3, dtype: "f32" },
     )?;
     // The tensor-core versions' default block for the benchmark shapes.
-    for (m, n, warps) in [(2, 4096, 8), (3, 11008, 2), (8, 8192, 4), (2, 28672, 2), (16, 11008, 2), (32, 8192, 4)] {
+    for (m, n, warps) in [(1, 4096, 8), (1, 11008, 2), (1, 8192, 4), (1, 28672, 2), (16, 11008, 2), (32, 8192, 4)] {
         let tuned = Int4LinearVersion::best_for::<f16>(m, n, 4096, &H100);
         let expected = if m <= 8 { Int4LinearVersion::V5 { warps } } else { Int4LinearVersion::V6 { warps } };
         ensure(tuned == expected, || format!("m = {m}, n = {n}: {tuned:?}"))?;
     }
     let chosen = Int4LinearVersion::best_for::<f32>(1, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
-    // Half-type decode: version 14 on one block a multiprocessor, while its
-    // shared memory fits (v14::MAX_CHOSEN_SHARED_BYTES), version 5 past that.
-    let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
-    for (device, blocks) in [(&H100, 132), (&a100, 108)] {
-        let chosen = Int4LinearVersion::best_for::<bf16>(1, 28672, 57344, device);
-        ensure(chosen == Int4LinearVersion::V14 { blocks }, || format!("decode: {chosen:?}"))?;
-    }
-    for (n, k) in [(4096, 80_000), (128_256, 57344)] {
-        let chosen = Int4LinearVersion::best_for::<f16>(1, n, k, &H100);
-        ensure(matches!(chosen, Int4LinearVersion::V5 { .. }), || format!("decode {n} x {k}: {chosen:?}"))?;
-    }
-    // Version 14: the grid is its blocks and the activation rows; shared
-    // memory for the staged row, its group sums and the block's rows.
-    let v14_shape = Int4Shape::new(1000, 8320, 64, Int4Mode::Asymmetric)?;
-    let decode = only_launch(int4_linear::plan_version::<f16>(
-        &v14_shape,
-        &buffers(3, &v14_shape, false),
-        Int4LinearVersion::V14 { blocks: 7 },
-    ))?;
-    let steps = 8320usize.div_ceil(128);
-    let shared = steps * (256 + 16) + 16 * 1000usize.div_ceil(16).div_ceil(7) * 64;
-    ensure(
-        decode.kernel == "int4_linear_v14_g64_f16"
-            && decode.config.grid == [7, 3, 1]
-            && decode.config.block == [v14::BLOCK_THREADS, 1, 1]
-            && decode.config.shared_mem_bytes as usize == shared,
-        || format!("v14: {decode:?}"),
-    )?;
-    expect_error(
-        int4_linear::plan_version::<f16>(
-            &v14_shape,
-            &buffers(1, &v14_shape, false),
-            Int4LinearVersion::V14 { blocks: 0 },
-        ),
-        Error::InvalidGridBlocks { blocks: 0, max: MAX_GRID_X },
-    )?;
-    let huge = Int4Shape::new(1 << 20, 1 << 15, 128, Int4Mode::Symmetric)?;
-    let words = (1u128 << 35) / 8;
-    expect_error(
-        int4_linear::plan_version::<f16>(&huge, &buffers(1, &huge, false), Int4LinearVersion::V14 { blocks: 132 }),
-        Error::TooLarge { what: "n * k / 8", value: words, limit: u32::MAX as u128 },
-    )?;
     // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
     // splits of K: plans_split_k): version 13 on the H100, 7 elsewhere.
+    let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
     for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (128, 4096), (129, 11008), (1024, 4096), (8192, 4096)] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
         ensure(matches!(chosen, Int4LinearVersion::V13 { .. }), || format!("m = {m}, n = {n}: {chosen:?}"))?;
@@ -391,19 +350,17 @@ fn tensor_core_versions(warps: u32) -> impl Iterator<Item = Int4LinearVersion> {
     Int4LinearVersion::ALL.into_iter().filter(|v| v.warps().is_some()).map(move |v| v.with_warps(warps))
 }
 
-/// Every version with its default launch, versions 7 and 10 to 13 split
-/// [`SPLIT`] ways, and version 14 on 3 blocks (many tiles a block, so its
-/// warps move across tiles; the default grid leaves blocks without rows).
+/// Every version with its default launch, and versions 7 and 10 to 13 split
+/// [`SPLIT`] ways.
 fn versions_under_test() -> Vec<Int4LinearVersion> {
-    let other_launches = [
+    let split = [
         Int4LinearVersion::V7 { split_k: SPLIT },
         Int4LinearVersion::V10 { split_k: SPLIT },
         Int4LinearVersion::V11 { split_k: SPLIT },
         Int4LinearVersion::V12 { split_k: SPLIT },
         Int4LinearVersion::V13 { split_k: SPLIT },
-        Int4LinearVersion::V14 { blocks: 3 },
     ];
-    Int4LinearVersion::ALL.into_iter().chain(other_launches).collect()
+    Int4LinearVersion::ALL.into_iter().chain(split).collect()
 }
 
 /// Quantizes random weights, runs `versions` in every activation type they
@@ -773,18 +730,13 @@ fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     }
     drop(x);
     // Version 7 (bf16), whole and split: its copies' activation offsets
-    // past 2^31 elements (2049 tiles of 128 rows, the last of 3); version
-    // 14, whose blocks take rows past gridDim.y in turn.
+    // past 2^31 elements (2049 tiles of 128 rows, the last of 3).
     let pattern = bf16::from_f32_slice(&pattern);
     let pattern_y = reference::int4_linear(&bf16::to_f32_vec(&pattern), PATTERN_ROWS, &weights, Some(&bias))?;
     let expected: Vec<f64> = (0..m * n).map(|i| pattern_y[(i / n) % PATTERN_ROWS * n + i % n]).collect();
     let x = repeated(kernels, &pattern, m * k);
-    let versions = [
-        Int4LinearVersion::V7 { split_k: 1 },
-        Int4LinearVersion::V7 { split_k: 2 },
-        Int4LinearVersion::V14 { blocks: v14::DEFAULT_BLOCKS },
-    ];
-    for version in versions {
+    for split_k in [1, 2] {
+        let version = Int4LinearVersion::V7 { split_k };
         let mut y = poisoned::<bf16>(kernels, m * n);
         kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
         let error = relative_l2_error(&bf16::to_f32_vec(&download(kernels, &y)), &expected);

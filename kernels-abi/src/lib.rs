@@ -82,8 +82,6 @@ pub mod int4 {
 /// The fused 4-bit linear kernels, by version (docs/PERF.md has each one's
 /// design and measured times).
 pub mod int4_linear {
-    /// The largest `gridDim.x`.
-    pub const MAX_GRID_X: u32 = i32::MAX as u32;
     /// The largest `gridDim.y`; the kernels loop over `m` beyond it.
     pub const MAX_GRID_Y: u32 = 65_535;
     /// The largest `gridDim.z`: the most K slices of version 7's split-K.
@@ -401,81 +399,5 @@ pub mod int4_linear {
         /// `BLOCK_M / CLUSTER` rows of both halves.
         pub const TMA_BOX_ROWS: usize = BLOCK_M / CLUSTER;
         const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
-    }
-
-    /// Version 14, `int4_linear_v14_g{32,64,128}_{f16,bf16}`: the decode
-    /// GEMV on a persistent grid, one activation row at a time. The `n`
-    /// rows form `ceil(n / 16)` tiles of 16; block `b` of the grid's `B`
-    /// (gridDim.x, one a multiprocessor) takes tiles
-    /// [`block_tiles`](v14::block_tiles)`(tiles, b, B)`, and its warps take
-    /// the (tile, step) items of those tiles in turn (tile-major, steps of
-    /// 128 columns), each keeping `STEPS_IN_FLIGHT` items' weights loading
-    /// ahead in registers. Block `(b, by)` takes activation rows `by, by +
-    /// gridDim.y, ...`.
-    ///
-    /// Dynamic shared memory, for `steps = ceil(k / 128)` (byte offsets):
-    /// - from 0, the activation row, `256` bytes a step: the 16-byte chunk
-    ///   of the 8 activations that MMA lane `t` reads as its word `j` of
-    ///   step `s` at `256 s + 16 (4 j + t)` (zeros past `k`);
-    /// - from [`sums_offset`](v14::sums_offset), 16 bytes a step: the f32
-    ///   sum of the activations of each of the step's groups (`128 / G` of
-    ///   them, the rest zero);
-    /// - from [`partials_offset`](v14::partials_offset), each warp's f32
-    ///   sums of the block's rows, `[warp][row]`, 64 bytes a tile and warp.
-    pub mod v14 {
-        /// Warps per block.
-        pub const WARPS: u32 = 16;
-        /// Threads per block (fixed: ptxas fits the registers to it).
-        pub const BLOCK_THREADS: u32 = WARPS * 32;
-        /// Weight rows per tile (one MMA's A operand).
-        pub const ROWS_PER_TILE: usize = 16;
-        /// Columns (`k`) per step (version 3's warp step).
-        pub const STEP_K: usize = 128;
-        /// Items (one tile's step) whose weights a warp keeps loading
-        /// ahead of the one it multiplies.
-        pub const STEPS_IN_FLIGHT: usize = 4;
-        /// Shared-memory bytes of a step's activations.
-        pub const ACTIVATION_BYTES_PER_STEP: usize = STEP_K * 2;
-        /// Shared-memory bytes of a step's group sums (4 f32: `G = 32`).
-        pub const SUM_BYTES_PER_STEP: usize = 16;
-        /// The grid's blocks unless the caller chooses: an H100's
-        /// multiprocessors (the library launches one block on each).
-        pub const DEFAULT_BLOCKS: u32 = 132;
-        /// The most dynamic shared memory ([`shared_bytes`](v14::shared_bytes))
-        /// of a launch the library picks version 14 for: within an A100's
-        /// 163 KB and an H100's 227 KB (about `k = 60_000` for the largest
-        /// shapes of run 19).
-        pub const MAX_CHOSEN_SHARED_BYTES: usize = 160 * 1024;
-
-        /// The tiles `first .. end` that block `block` of `blocks` (at
-        /// least 1) takes of `tiles`: an even split, the shares differing
-        /// by one at most.
-        pub const fn block_tiles(tiles: usize, block: usize, blocks: usize) -> (usize, usize) {
-            let blocks = if blocks == 0 { 1 } else { blocks };
-            (tiles * block / blocks, tiles * (block + 1) / blocks)
-        }
-
-        /// The steps a row is staged and read in: `ceil(k / STEP_K)`, and
-        /// one (of zeros) for `k = 0`, so that every warp has a step.
-        pub const fn steps(k: usize) -> usize {
-            if k == 0 { 1 } else { k.div_ceil(STEP_K) }
-        }
-
-        /// Byte offset of the group sums in shared memory.
-        pub const fn sums_offset(steps: usize) -> usize {
-            steps * ACTIVATION_BYTES_PER_STEP
-        }
-
-        /// Byte offset of the block's partial outputs in shared memory.
-        pub const fn partials_offset(steps: usize) -> usize {
-            sums_offset(steps) + steps * SUM_BYTES_PER_STEP
-        }
-
-        /// Dynamic shared memory per block for `n x k` weights over `blocks` blocks.
-        pub const fn shared_bytes(n: usize, k: usize, blocks: usize) -> usize {
-            // No block's share is larger.
-            let most_tiles = n.div_ceil(ROWS_PER_TILE).div_ceil(if blocks == 0 { 1 } else { blocks });
-            partials_offset(steps(k)) + WARPS as usize * most_tiles * ROWS_PER_TILE * 4
-        }
     }
 }

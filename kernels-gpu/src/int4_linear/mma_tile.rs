@@ -115,17 +115,6 @@ pub(super) fn activation_tiles(m: usize, m_tile: usize) -> impl Iterator<Item = 
     (block_idx_y() as usize..m.div_ceil(m_tile)).step_by(grid_dim_y() as usize).map(move |tile| tile * m_tile)
 }
 
-/// The A fragment of the MMA over a lane's code word `j` (of 4) in rows
-/// `g` (`codes[0]`) and `g + 8` (`codes[1]`): the word's pairs `2 half`
-/// and `2 half + 1` as `MAGIC + u` ([`magic_plus_codes`]), in the order of
-/// [`crate::mma`]'s table. The lane's k slots stand for its own columns,
-/// so A and B need only agree (version 3's documentation).
-#[inline(always)]
-pub(super) fn raw_a_fragment<T: MmaHalf>(codes: &[[u32; 4]; 2], j: usize, half: u32) -> [u32; 4] {
-    let pair = |r: usize, p: u32| magic_plus_codes::<T>(codes[r][j] >> (4 * p));
-    [pair(0, 2 * half), pair(1, 2 * half), pair(0, 2 * half + 1), pair(1, 2 * half + 1)]
-}
-
 /// A row's dequantization constants for one step, as packed pairs: the
 /// scale, and `-(MAGIC + z)`.
 #[derive(Clone, Copy, Default)]

@@ -28,10 +28,10 @@
 //! multiplies as a parameter: 1 here, 2 in version 6.
 
 use super::GroupParams;
-use super::mma_tile::{Epilogue, LanePosition, activation_tiles, entry_points, raw_a_fragment};
+use super::mma_tile::{Epilogue, LanePosition, activation_tiles, entry_points};
 use crate::device::{Vec4, prefetch_l2};
 use crate::float::Bf16;
-use crate::mma::{MmaHalf, splat2};
+use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use core::array::from_fn;
 use core::f32::math::mul_add as fma;
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK as ROWS_PER_TILE, STEP_K, STEPS_IN_FLIGHT};
@@ -242,7 +242,8 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
                         T::mma(&mut sums[tile], [ones; 4], b);
                     }
                     for (codes, products) in loaded.codes.iter().zip(&mut products) {
-                        let a = raw_a_fragment::<T>(codes, j, half);
+                        let pair = |r: usize, p: u32| magic_plus_codes::<T>(codes[r][j] >> (4 * p));
+                        let a = [pair(0, 2 * half), pair(1, 2 * half), pair(0, 2 * half + 1), pair(1, 2 * half + 1)];
                         for tile in 0..N_TILES {
                             let b = [loaded.activations[tile][slot], loaded.activations[tile][slot + 1]];
                             T::mma(&mut products[tile], a, b);
