@@ -8,7 +8,9 @@
 use crate::Error;
 use crate::launch::checked_product;
 use half::f16;
-use quant_kernels_abi::int4::{CODES_PER_WORD, GROUP_SIZES, NIBBLE_ORDER, SYMMETRIC_ZERO_POINT, zero_bytes_per_row};
+use quant_kernels_abi::int4::{
+    CODES_PER_WORD, GROUP_SIZES, NIBBLE_ORDER, SYMMETRIC_ZERO_POINT, qweight_words, word_index, zero_bytes_per_row,
+};
 
 /// How codes map back to weights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,9 +56,11 @@ impl Int4Shape {
         self.k / self.group_size
     }
 
-    /// Elements of `qweight`: `n * k / 8`.
+    /// Elements of `qweight`: `n * k / 8` words, plus the padding of the
+    /// last band to 16 rows and of rows to multiples of 128 columns
+    /// ([`quant_kernels_abi::int4::qweight_words`]).
     pub fn qweight_len(&self) -> usize {
-        self.n * (self.k / CODES_PER_WORD)
+        qweight_words(self.n, self.k)
     }
 
     /// Elements of `scales`: `n * k / group_size`.
@@ -154,7 +158,9 @@ impl Int4Weights {
         self.shape
     }
 
-    /// `[n][k / 8]` words of 8 codes each.
+    /// Words of 8 codes each, in bands of 16 rows
+    /// ([`quant_kernels_abi::int4::word_index`]); padding words are zero
+    /// when quantized here.
     pub fn qweight(&self) -> &[u32] {
         &self.qweight
     }
@@ -205,13 +211,13 @@ impl Int4Weights {
     }
 }
 
-/// Where the code of `W[row][col]` lives in `qweight` (rows of `k / 8`
-/// words): its word's index and its bit offset in the word, the nibble
-/// whose `NIBBLE_ORDER` entry is `col % 8`.
+/// Where the code of `W[row][col]` lives in `qweight` (rows of `k`): its
+/// word's index and its bit offset in the word, the nibble whose
+/// `NIBBLE_ORDER` entry is `col % 8`.
 fn code_slot(k: usize, row: usize, col: usize) -> (usize, u32) {
     let element = col % CODES_PER_WORD;
     let nibble = NIBBLE_ORDER.iter().position(|&e| e == element).expect("element < 8");
-    (row * (k / CODES_PER_WORD) + col / CODES_PER_WORD, 4 * nibble as u32)
+    (word_index(k, row, col / CODES_PER_WORD), 4 * nibble as u32)
 }
 
 /// The group's largest-magnitude weight and its index.

@@ -15,9 +15,34 @@ const MODES: [Int4Mode; 2] = [Int4Mode::Symmetric, Int4Mode::Asymmetric];
 
 fn random_shape(rng: &mut Rng, mode: Int4Mode) -> Int4Shape {
     let group_size = [32, 64, 128][rng.below(3)];
-    let n = 1 + rng.below(9);
+    // Up to 3 bands of 16 rows, the last one often partial.
+    let n = 1 + rng.below(40);
     let k = group_size * (1 + rng.below(7));
     Int4Shape::new(n, k, group_size, mode).expect("valid shape")
+}
+
+/// `[row][word]` -> index in `qweight`, by walking the order the layout's
+/// documentation describes: bands of 16 rows (the last one padded), in each
+/// band 128-column steps (16 words a row, the last one padded), in each
+/// step the band's 16 rows, in each row the step's 16 words. Also returns
+/// the words walked, padding included.
+fn documented_word_order(n: usize, k: usize) -> (Vec<Vec<usize>>, usize) {
+    let mut index = vec![vec![usize::MAX; k / 8]; n];
+    let mut next = 0;
+    for band in (0..n).step_by(16) {
+        for step in (0..k / 8).step_by(16) {
+            for row in band..band + 16 {
+                for word in step..step + 16 {
+                    // Padding (rows past n, words past k / 8) has no entry.
+                    if let Some(slot) = index.get_mut(row).and_then(|words| words.get_mut(word)) {
+                        *slot = next;
+                    }
+                    next += 1;
+                }
+            }
+        }
+    }
+    (index, next)
 }
 
 fn codes_follow_the_documented_layout(rng: &mut Rng) -> TestResult {
@@ -27,9 +52,11 @@ fn codes_follow_the_documented_layout(rng: &mut Rng) -> TestResult {
         let scales = vec![f16::ONE; shape.scales_len()];
         let zeros: Vec<u8> = (0..shape.zeros_len()).map(|_| rng.next_u64() as u8).collect();
         let w = Int4Weights::from_parts(shape, qweight.clone(), scales, zeros.clone())?;
+        let (word_of, words) = documented_word_order(shape.n, shape.k);
+        ensure(shape.qweight_len() == words, || format!("qweight_len {} of {words}", shape.qweight_len()))?;
         for row in 0..shape.n {
             for col in 0..shape.k {
-                let word = qweight[row * shape.k / 8 + col / 8];
+                let word = qweight[word_of[row][col / 8]];
                 let expected = (word >> BIT_OFFSET_OF_ELEMENT[col % 8]) & 0xF;
                 ensure(w.code(row, col) == expected, || format!("code [{row}][{col}]"))?;
             }
@@ -170,14 +197,15 @@ fn rejects_bad_input(_: &mut Rng) -> TestResult {
             || format!("weight {bad} at [1][37] accepted ({mode:?})"),
         )?;
     }
+    // 2 rows of 64 columns: one band of 16 rows of one 16-word step.
     let shape = Int4Shape::new(2, 64, 32, Int4Mode::Asymmetric)?;
     expect_error(
-        Int4Weights::from_parts(shape, vec![0; 16], vec![f16::ONE; 4], vec![0; 3]),
+        Int4Weights::from_parts(shape, vec![0; 256], vec![f16::ONE; 4], vec![0; 3]),
         Error::LengthMismatch { argument: "zeros", expected: 2, actual: 3 },
     )?;
     expect_error(
-        Int4Weights::from_parts(shape, vec![0; 15], vec![f16::ONE; 4], vec![0; 2]),
-        Error::LengthMismatch { argument: "qweight", expected: 16, actual: 15 },
+        Int4Weights::from_parts(shape, vec![0; 255], vec![f16::ONE; 4], vec![0; 2]),
+        Error::LengthMismatch { argument: "qweight", expected: 256, actual: 255 },
     )
 }
 

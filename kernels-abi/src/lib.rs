@@ -31,7 +31,7 @@ pub mod elementwise {
     }
 }
 
-/// The packed 4-bit weight format read by the `int4_linear_*_f32` kernels.
+/// The packed 4-bit weight format read by every `int4_linear_*` kernel.
 ///
 /// A weight matrix `W[N][K]` (out_features x in_features, row-major as in
 /// `nn.Linear`) is quantized in groups of `G` consecutive elements along `K`
@@ -39,16 +39,38 @@ pub mod elementwise {
 /// `u` in `0..=15`, and is recovered as `W[n][k] ~ (u - z) * s` with the
 /// group's scale `s` and zero point `z`.
 ///
-/// Three arrays, all row-major over `n`:
+/// Three arrays:
 ///
 /// | array | shape | element |
 /// |---|---|---|
-/// | `qweight` | `[N][K / 8]` | `u32`: 8 codes, see below |
-/// | `scales` | `[N][K / G]` | `f16` (IEEE binary16 bits) |
-/// | `zeros` | `[N][ceil((K / G) / 2)]` | `u8`: two 4-bit zero points; asymmetric mode only |
+/// | `qweight` | bands of 16 rows, [`qweight_words`] in all (below) | `u32`: 8 codes, see below |
+/// | `scales` | `[N][K / G]`, row-major | `f16` (IEEE binary16 bits) |
+/// | `zeros` | `[N][ceil((K / G) / 2)]`, row-major | `u8`: two 4-bit zero points; asymmetric mode only |
 ///
-/// **Codes in a word.** Word `j` of row `n` holds `W[n][8j .. 8j + 8]`. The code
-/// of element `8j + NIBBLE_ORDER[i]` sits in bits `4i .. 4i + 4`:
+/// **Words in `qweight`: bands of 16 rows.** Word `j` of row `n` holds
+/// `W[n][8j .. 8j + 8]`. Rows go in bands of [`BAND_ROWS`], bands one after
+/// the other, and each band's words go step by step: a step is 128
+/// columns, [`STEP_WORDS`] words (64 bytes) of each row, the band's 16 rows
+/// in order, then the next step. The last band is padded to 16 rows and
+/// every row to whole steps with zero words (`N` and `K` multiples of 16
+/// and 128, as in most models, need none): `qweight` holds
+/// [`qweight_words`] words, and [`word_index`] is the formula. So one step
+/// of a band is one contiguous kilobyte: a warp multiplying a
+/// 16-row tile by tensor-core MMAs reads its step as two 512-byte runs
+/// (rows `0..8`, then `8..16`, 16 bytes a lane) instead of 16 pieces of 64
+/// bytes a row apart, and a tiled GEMM's step of `16 b` rows is `b` such
+/// kilobytes, which land in shared memory as the 64-byte rows it used with
+/// a row-major layout.
+///
+/// ```text
+/// band 0: step 0: row 0 words 0..16, row 1 words 0..16, ..., row 15 words 0..16
+///         step 1: row 0 words 16..32, ..., row 15 words 16..32
+///         ...
+/// band 1: rows 16..32, the same way
+/// ```
+///
+/// **Codes in a word.** The code of element `8j + NIBBLE_ORDER[i]` sits in
+/// bits `4i .. 4i + 4`:
 ///
 /// ```text
 /// bits:     31..28 27..24 23..20 19..16 15..12 11..8 7..4 3..0
@@ -76,6 +98,43 @@ pub mod int4 {
     /// Bytes of the `zeros` array per row, for a row of `groups` groups.
     pub const fn zero_bytes_per_row(groups: usize) -> usize {
         groups.div_ceil(2)
+    }
+    /// Rows of a band of `qweight`.
+    pub const BAND_ROWS: usize = 16;
+    /// Words of one row in one step of a band (128 columns).
+    pub const STEP_WORDS: usize = 16;
+
+    /// Words of a row in `qweight`: `k / 8` rounded up to whole steps.
+    #[inline(always)]
+    pub const fn padded_words_per_row(k: usize) -> usize {
+        (k / CODES_PER_WORD).div_ceil(STEP_WORDS) * STEP_WORDS
+    }
+
+    /// Words of `qweight` for `n` rows of `k` columns: whole bands of whole steps.
+    #[inline(always)]
+    pub const fn qweight_words(n: usize, k: usize) -> usize {
+        n.div_ceil(BAND_ROWS) * BAND_ROWS * padded_words_per_row(k)
+    }
+
+    /// The index in `qweight` of word `word` (columns `8 word .. 8 word +
+    /// 8`) of row `row`, for rows of `k` columns: band `row / 16`, step
+    /// `word / 16`, then row `row % 16` of the step. A 16-byte chunk (4
+    /// words from a multiple of 4) is contiguous and 16-byte aligned.
+    #[inline(always)]
+    pub const fn word_index(k: usize, row: usize, word: usize) -> usize {
+        row_start(k, row) + word_offset(word)
+    }
+
+    /// The index in `qweight` of word 0 of row `row` (rows of `k` columns).
+    #[inline(always)]
+    pub const fn row_start(k: usize, row: usize) -> usize {
+        (row / BAND_ROWS * padded_words_per_row(k) + row % BAND_ROWS) * STEP_WORDS
+    }
+
+    /// How far word `word` of a row is from word 0 of the row, in words.
+    #[inline(always)]
+    pub const fn word_offset(word: usize) -> usize {
+        word / STEP_WORDS * BAND_ROWS * STEP_WORDS + word % STEP_WORDS
     }
 }
 

@@ -15,6 +15,7 @@ use crate::device::{
 use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
+use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, padded_words_per_row, word_index};
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK};
 use quant_kernels_abi::int4_linear::v7::{STEP_K, slice_steps};
 
@@ -399,7 +400,8 @@ impl<T> StepCopies<T> {
     /// The copies of code chunk `code = (r, c, slot)` and activation chunk
     /// `activation = (r, c, slot)`, and those after them (`chunks` of each,
     /// `threads` copying threads, `slot_step`: layout above), of `x` (`m`
-    /// rows of `k`) and `qweight` (`n` rows of `k / 8` words).
+    /// rows of `k`) and `qweight` (`n` rows of `k / 8` words, in bands).
+    /// `threads` is a multiple of 64.
     #[inline(always)]
     pub(super) fn new(
         (x, qweight): (*const T, *const u32),
@@ -415,7 +417,7 @@ impl<T> StepCopies<T> {
             (0..chunks).fold(0, |bits, p| bits | (((first + apart * p) < end) as u32) << p)
         };
         Self {
-            code_source: qweight.wrapping_add(code_row * (k / 8) + 4 * code_chunk),
+            code_source: qweight.wrapping_add(word_index(k, code_row, 4 * code_chunk)),
             code_chunk,
             code_slot,
             code_chunks,
@@ -442,9 +444,10 @@ impl<T> StepCopies<T> {
     pub(super) unsafe fn copy(&self, stage: u32, i: usize) {
         let k = self.k;
         let codes_in_k = STEP_K / 32 * i + self.code_chunk < k / 32;
-        // Weight rows threads / 4 apart are threads / 4 * k / 8 words apart.
+        // Weight rows threads / 4 apart (a multiple of 16) are threads / 4
+        // rows of padded words apart, and steps 16 rows of 16 words.
         let (code_rows_apart, activation_rows_apart) = (self.threads / 4, self.threads / 16);
-        let code_source = self.code_source.wrapping_add(STEP_K / 8 * i);
+        let code_source = self.code_source.wrapping_add(BAND_ROWS * STEP_WORDS * i);
         for p in 0..self.code_chunks {
             let valid = codes_in_k && self.code_rows & (1 << p) != 0;
             // SAFETY: when valid, a chunk of a row < n below k / 32, inside
@@ -452,7 +455,7 @@ impl<T> StepCopies<T> {
             unsafe {
                 copy16(
                     stage + self.code_slot + (16 * self.threads * p) as u32,
-                    code_source.wrapping_add(code_rows_apart * k / 8 * p).cast(),
+                    code_source.wrapping_add(code_rows_apart * padded_words_per_row(k) * p).cast(),
                     valid,
                 )
             };

@@ -12,16 +12,19 @@
 //! take f16 or bf16 and
 //! run on the tensor cores. Versions 7 and 10 to 13 also split `K` across
 //! blocks into an f32 workspace, which `split_k.rs` reduces into `y`: those
-//! entry points take the arguments their files document.
+//! entry points take the arguments their files document. Every version
+//! finds a row's code words through `quant_kernels_abi::int4::word_index`
+//! (rows in bands of 16, each band stored step by step).
 //!
 //! **Version 1** (shapes from `quant_kernels_abi::int4_linear::v1`): block
 //! `(bx, by)` computes outputs `n` in `bx * ROWS_PER_BLOCK ..` for the
 //! activation-row tiles `by, by + gridDim.y, ...` of `M_TILE` rows
 //! (`M_TILE` is 1 in the decode entry point, 4 in the batch one). For one
 //! tile, thread `t` of the block walks the words `t, t + BLOCK_THREADS, ...`
-//! of each of its rows: a warp reads 32 consecutive words (128 bytes) of a
-//! row per step, and the 8 activations of a word with two 16-byte loads that
-//! are consecutive across the warp. Each thread keeps `ROWS_PER_BLOCK x
+//! of each of its rows: a warp reads 32 consecutive words of a row per
+//! step (two 64-byte pieces in the banded `qweight` of
+//! `quant_kernels_abi::int4`), and the 8 activations of a word with two
+//! 16-byte loads that are consecutive across the warp. Each thread keeps `ROWS_PER_BLOCK x
 //! M_TILE` f32 sums; the warp adds them with shuffles, and the warps add
 //! theirs through shared memory.
 //!
@@ -46,7 +49,9 @@ use crate::device::{
 use crate::math;
 use core::array::from_fn;
 use core::f32::math::mul_add as fma;
-use quant_kernels_abi::int4::{CODES_PER_WORD, NIBBLE_ORDER, SYMMETRIC_ZERO_POINT, zero_bytes_per_row};
+use quant_kernels_abi::int4::{
+    CODES_PER_WORD, NIBBLE_ORDER, SYMMETRIC_ZERO_POINT, row_start, word_offset, zero_bytes_per_row,
+};
 use quant_kernels_abi::int4_linear::v1::{BATCH_M_TILE, BLOCK_THREADS, DECODE_M_TILE, ROWS_PER_BLOCK, WARPS};
 use quant_kernels_abi::int4_linear::v2;
 
@@ -76,7 +81,7 @@ pub use v12::*;
 ///
 /// Arguments (layouts in `quant_kernels_abi::int4`):
 /// - `x`: activations `[m][k]` f32, row-major, 16-byte aligned;
-/// - `qweight`: codes `[n][k / 8]` u32;
+/// - `qweight`: codes, `n * k / 8` u32 in bands of 16 rows (`int4::word_index`);
 /// - `scales`: `[n][k / group_size]` f16 bits;
 /// - `zeros`: `[n][ceil(k / group_size / 2)]` packed 4-bit zero points, or null
 ///   for symmetric weights (zero point 8);
@@ -152,6 +157,8 @@ unsafe fn linear_v1<const M_TILE: usize>(
     let first_row = block_idx_x() as usize * ROWS_PER_BLOCK;
     // Rows past `n` load row n - 1 and are never stored: no branch in the loop.
     let rows: [usize; ROWS_PER_BLOCK] = from_fn(|r| (first_row + r).min(n - 1));
+    // SAFETY: word 0 of each row, inside qweight.
+    let row_words: [*const u32; ROWS_PER_BLOCK] = rows.map(|row| unsafe { qweight.add(row_start(k, row)) });
     // [WARPS][ROWS_PER_BLOCK][M_TILE] partial sums.
     let partials = dynamic_shared_memory::<f32>();
     let (warp, lane) = (warp_id() as usize, lane_id() as usize);
@@ -180,7 +187,7 @@ unsafe fn linear_v1<const M_TILE: usize>(
             for r in 0..ROWS_PER_BLOCK {
                 // SAFETY: rows[r] < n, word < k / 8, group < k / group_size.
                 let (codes, (scale, zero)) =
-                    unsafe { (*qweight.add(rows[r] * words_per_row + word), groups.get(rows[r], group)) };
+                    unsafe { (*row_words[r].add(word_offset(word)), groups.get(rows[r], group)) };
                 let mut weights = [0.0f32; CODES_PER_WORD];
                 for nibble in 0..CODES_PER_WORD {
                     weights[nibble] = (((codes >> (4 * nibble)) & 0xF) as i32 - zero as i32) as f32;
@@ -255,12 +262,12 @@ pub unsafe extern "ptx-kernel" fn int4_linear_v2_f32(
     const F: usize = v2::CHUNKS_IN_FLIGHT;
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let groups = GroupParams::new(scales, zeros, k, group_size);
-    let chunks_per_row = k / 32; // 16-byte units of codes
     let (warp, lane) = (warp_id() as usize, lane_id() as usize);
     let first_row = block_idx_x() as usize * v2::ROWS_PER_BLOCK + warp * R;
     // Rows past `n` load row n - 1 and are never stored.
     let rows: [usize; R] = from_fn(|r| (first_row + r).min(n - 1));
-    let chunks = qweight.cast::<Vec4<u32>>();
+    // SAFETY: word 0 of each row, inside qweight.
+    let row_words: [*const u32; R] = rows.map(|row| unsafe { qweight.add(row_start(k, row)) });
     // TILE_K activations, chunk c at floats [PADDED_CHUNK * c, PADDED_CHUNK * c + 32).
     let staged = dynamic_shared_memory::<f32>();
 
@@ -288,7 +295,9 @@ pub unsafe extern "ptx-kernel" fn int4_linear_v2_f32(
                 let batch: [usize; F] = from_fn(|u| (step + 32 * u).min(tile_chunks - 1));
                 let codes: [[[u32; 4]; R]; F] = from_fn(|u| {
                     // SAFETY: rows[r] < n and the chunk < k / 32.
-                    from_fn(|r| unsafe { (*chunks.add(rows[r] * chunks_per_row + first_chunk + batch[u])).0 })
+                    from_fn(|r| unsafe {
+                        (*row_words[r].add(word_offset(4 * (first_chunk + batch[u]))).cast::<Vec4<u32>>()).0
+                    })
                 });
                 let params: [[(f32, u32); R]; F] = from_fn(|u| {
                     let group = groups.group_of((first_chunk + batch[u]) * 32);

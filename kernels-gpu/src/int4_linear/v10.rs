@@ -359,7 +359,8 @@ pub(super) mod hopper {
         thread: usize,
         activations: bool,
     ) -> StepCopies<T> {
-        const { assert!(S::BLOCK_N * 4 % THREADS == 0 && S::BLOCK_M * 16 % THREADS == 0) };
+        // (THREADS % 64: StepCopies' code rows are a whole number of bands apart.)
+        const { assert!(S::BLOCK_N * 4 % THREADS == 0 && S::BLOCK_M * 16 % THREADS == 0 && THREADS % 64 == 0) };
         let (code_row, code_chunk) = (thread / 4, thread % 4);
         let code_slot = (64 * code_row) as u32 + ((16 * code_chunk) as u32 ^ code_swizzle(code_row));
         let (activation_row, activation_chunk) = (thread / 16, thread % 16);

@@ -41,6 +41,7 @@ use crate::device::Vec4;
 use crate::float::Bf16;
 use crate::mma::MmaHalf;
 use core::array::from_fn;
+use quant_kernels_abi::int4::{row_start, word_offset};
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK, STEP_K, STEPS_IN_FLIGHT};
 
 entry_points! {
@@ -75,7 +76,8 @@ unsafe fn linear_v3<T: MmaHalf, const N_TILES: usize>(
     let LanePosition { warp, lane, warps, g, t, first_row, rows } = LanePosition::new(n, ROWS_PER_BLOCK);
     let chunks_per_row = k / 32; // 16-byte chunks of codes, 32 columns each
     let steps = k.div_ceil(STEP_K);
-    let chunks = qweight.cast::<Vec4<u32>>();
+    // SAFETY: word 0 of each row, inside qweight.
+    let row_words: [*const u32; 2] = rows.map(|row| unsafe { qweight.add(row_start(k, row)) });
     let m_tile = M_PER_TILE * N_TILES;
 
     for first_m in activation_tiles(m, m_tile) {
@@ -100,7 +102,10 @@ unsafe fn linear_v3<T: MmaHalf, const N_TILES: usize>(
             });
             let codes: [[[u32; 4]; 2]; F] = from_fn(|u| {
                 // SAFETY: rows[r] < n and c < k / 32.
-                from_fn(|r| chunk[u].map_or([0; 4], |c| unsafe { (*chunks.add(rows[r] * chunks_per_row + c)).0 }))
+                from_fn(|r| {
+                    chunk[u]
+                        .map_or([0; 4], |c| unsafe { (*row_words[r].add(word_offset(4 * c)).cast::<Vec4<u32>>()).0 })
+                })
             });
             // Zero activations where there is no chunk: the products of
             // that lane's slots vanish whatever A holds there.

@@ -34,6 +34,7 @@ use crate::float::Bf16;
 use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use core::array::from_fn;
 use core::f32::math::mul_add as fma;
+use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, word_index};
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK as ROWS_PER_TILE, STEP_K, STEPS_IN_FLIGHT};
 use quant_kernels_abi::int4_linear::v5::PREFETCH_BATCHES;
 
@@ -70,15 +71,16 @@ struct Step<const N_TILES: usize, const R: usize> {
 /// over a step's groups and words unrolls into registers, and each group
 /// size gets the registers it needs), `R` tiles of 16 weight rows.
 struct GroupedLane<T, const N_TILES: usize, const G: usize, const R: usize> {
-    qweight: *const u32,
     groups: GroupParams,
     /// The lane's two weight rows in each row tile.
     rows: [[usize; 2]; R],
+    /// In each row tile, word 0 of the lane's row `g` in step 0; row `g + 8`
+    /// is 128 words on, and each step 256 (the tile is a band of `qweight`).
+    codes: [*const u32; R],
     /// The lane's place in its quad of the MMA fragments.
     t: usize,
     /// The activation row of this lane's B column in each MMA tile, if below m.
     x_rows: [Option<*const T>; N_TILES],
-    words_per_row: usize,
     /// Whether every row's scales of a full step may be read as one
     /// naturally aligned vector (`k % STEP_K == 0`).
     vector_scales: bool,
@@ -108,8 +110,19 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
             // SAFETY: row < m.
             (row < m).then(|| unsafe { x.add(row * k) })
         });
-        let rows = from_fn(|tile| position.tile_rows(tile, n));
-        Self { qweight, groups, rows, t: position.t, x_rows, words_per_row: k / 8, vector_scales: k % STEP_K == 0 }
+        let rows: [[usize; 2]; R] = from_fn(|tile| position.tile_rows(tile, n));
+        // Row g of the tile's band (of the last band for a tile past n, whose
+        // rows are clamped): padding rows make it a row of qweight.
+        let codes =
+            rows.map(|[row, _]| qweight.wrapping_add(word_index(k, row / BAND_ROWS * BAND_ROWS + position.g, 0)));
+        Self { groups, rows, codes, t: position.t, x_rows, vector_scales: k % STEP_K == 0 }
+    }
+
+    /// Word `word` (from the start of step `step`, below 16) of the lane's
+    /// row `r` (0: row `g`, 1: row `g + 8`) of row tile `tile`.
+    #[inline(always)]
+    fn code_word(&self, tile: usize, r: usize, step: usize, word: usize) -> *const u32 {
+        self.codes[tile].wrapping_add(BAND_ROWS * STEP_WORDS * step + STEP_WORDS * 8 * r + word)
     }
 
     /// Column of word `j` of the lane, from the start of a step.
@@ -129,17 +142,16 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
         let column = |j: usize| step * STEP_K + self.word_column(j);
         let codes = from_fn(|tile| {
             from_fn(|r| {
-                // SAFETY: row r < n; each load below is of valid words, whose
-                // columns are below k, at their natural alignment.
+                // SAFETY: each load below is of valid words (columns below
+                // k) of a row of a band of qweight, at their natural alignment.
                 unsafe {
-                    let row = self.qweight.add(self.rows[tile][r] * self.words_per_row);
                     let mut words = [0u32; 4];
                     // One load per group: 16 bytes, 8 or 4.
                     for j in (0..4).step_by(Self::WORDS_PER_GROUP) {
                         if !valid(j) {
                             continue;
                         }
-                        let first = row.add(column(j) / 8);
+                        let first = self.code_word(tile, r, step, self.word_column(j) / 8);
                         match Self::WORDS_PER_GROUP {
                             4 => words = (*first.cast::<Vec4<u32>>()).0,
                             2 => {
@@ -210,17 +222,16 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
 
     /// Asks the L2 for the codes of steps `first_step ..` (`F` of them) of
     /// the lane's rows, if inside the rows: lane `t` takes row `g` or
-    /// `g + 8` (`t % 2`) of step `first_step + t / 2` in every row tile.
+    /// `g + 8` (`t % 2`) of step `first_step + t / 2` in every row tile
+    /// (each 128-byte line twice: it holds two rows' 64 bytes).
     #[inline(always)]
     fn prefetch(&self, first_step: usize) {
         let steps = self.groups.groups_per_row.div_ceil(Self::GROUPS_PER_STEP);
         let step = first_step + self.t / 2;
         if self.t / 2 < STEPS_IN_FLIGHT && step < steps {
             for tile in 0..R {
-                // (A select, not `rows[t % 2]`: an array indexed at run time lives in local memory.)
-                let row = if self.t % 2 == 0 { self.rows[tile][0] } else { self.rows[tile][1] };
-                // SAFETY: the step's first column is below k, in row `row` < n.
-                unsafe { prefetch_l2(self.qweight.add(row * self.words_per_row + step * STEP_K / 8)) };
+                // SAFETY: the step's first column is below k, in a row of a band of qweight.
+                unsafe { prefetch_l2(self.code_word(tile, self.t % 2, step, 0)) };
             }
         }
     }

@@ -115,6 +115,7 @@ const _: () = assert!(
         && ACTIVATION_CHUNKS % THREADS == 0
         && CODE_CHUNKS / THREADS <= 32
         && ACTIVATION_CHUNKS / THREADS <= 32
+        && THREADS % 64 == 0 // StepCopies: code rows a whole number of bands apart
         && STAGES >= 2
 );
 
