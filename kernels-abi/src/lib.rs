@@ -35,7 +35,7 @@ pub mod elementwise {
 ///
 /// A weight matrix `W[N][K]` (out_features x in_features, row-major as in
 /// `nn.Linear`) is quantized in groups of `G` consecutive elements along `K`
-/// (`G` in [`GROUP_SIZES`], `K % G == 0`). Each weight becomes a 4-bit code
+/// (`G` in [`GROUP_SIZES`](int4::GROUP_SIZES), `K % G == 0`). Each weight becomes a 4-bit code
 /// `u` in `0..=15`, and is recovered as `W[n][k] ~ (u - z) * s` with the
 /// group's scale `s` and zero point `z`.
 ///
@@ -43,18 +43,18 @@ pub mod elementwise {
 ///
 /// | array | shape | element |
 /// |---|---|---|
-/// | `qweight` | bands of 16 rows, [`qweight_words`] in all (below) | `u32`: 8 codes, see below |
+/// | `qweight` | bands of 16 rows, [`qweight_words`](int4::qweight_words) in all (below) | `u32`: 8 codes, see below |
 /// | `scales` | `[N][K / G]`, row-major | `f16` (IEEE binary16 bits) |
 /// | `zeros` | `[N][ceil((K / G) / 2)]`, row-major | `u8`: two 4-bit zero points; asymmetric mode only |
 ///
 /// **Words in `qweight`: bands of 16 rows.** Word `j` of row `n` holds
-/// `W[n][8j .. 8j + 8]`. Rows go in bands of [`BAND_ROWS`], bands one after
+/// `W[n][8j .. 8j + 8]`. Rows go in bands of [`BAND_ROWS`](int4::BAND_ROWS), bands one after
 /// the other, and each band's words go step by step: a step is 128
-/// columns, [`STEP_WORDS`] words (64 bytes) of each row, the band's 16 rows
+/// columns, [`STEP_WORDS`](int4::STEP_WORDS) words (64 bytes) of each row, the band's 16 rows
 /// in order, then the next step. The last band is padded to 16 rows and
 /// every row to whole steps with zero words (`N` and `K` multiples of 16
 /// and 128, as in most models, need none): `qweight` holds
-/// [`qweight_words`] words, and [`word_index`] is the formula. So one step
+/// [`qweight_words`](int4::qweight_words) words, and [`word_index`](int4::word_index) is the formula. So one step
 /// of a band is one contiguous kilobyte: a warp multiplying a
 /// 16-row tile by tensor-core MMAs reads its step as two 512-byte runs
 /// (rows `0..8`, then `8..16`, 16 bytes a lane) instead of 16 pieces of 64
@@ -82,7 +82,7 @@ pub mod elementwise {
 /// 16-bit lanes: the layout a packed half-precision conversion wants. The f32
 /// kernel extracts codes one at a time and is indifferent to the order.
 ///
-/// **Zero points.** Symmetric mode stores none: `z` is [`SYMMETRIC_ZERO_POINT`]
+/// **Zero points.** Symmetric mode stores none: `z` is [`SYMMETRIC_ZERO_POINT`](int4::SYMMETRIC_ZERO_POINT)
 /// (codes are signed int4 values offset by 8). Asymmetric mode stores the zero
 /// point of group `g` of row `n` in bits `4 * (g % 2) .. 4 * (g % 2) + 4` of
 /// byte `g / 2` of the row (low nibble first).

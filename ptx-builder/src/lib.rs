@@ -11,7 +11,7 @@
 //!    (the kernel crate, `core`, `compiler_builtins`);
 //! 3. links them with `llvm-link`, internalizes everything but the kernels
 //!    (every `#[no_mangle]` function of the kernel crate), optimizes with
-//!    `opt -O3` (with a higher unroll threshold, see [`UNROLL_THRESHOLD`]),
+//!    `opt -O3` (with a higher unroll threshold, see `UNROLL_THRESHOLD`),
 //!    drops what no kernel reaches, and lowers to PTX with `llc`.
 //!
 //! The `llvm-bitcode-linker` component that rustc would use for this is not
