@@ -35,9 +35,9 @@ pub mod elementwise {
 ///
 /// A weight matrix `W[N][K]` (out_features x in_features, row-major as in
 /// `nn.Linear`) is quantized in groups of `G` consecutive elements along `K`
-/// (`G` in [`GROUP_SIZES`](int4::GROUP_SIZES), `K % G == 0`). Each weight becomes a 4-bit code
-/// `u` in `0..=15`, and is recovered as `W[n][k] ~ (u - z) * s` with the
-/// group's scale `s` and zero point `z`.
+/// (`G` in [`GROUP_SIZES`](int4::GROUP_SIZES), `K % G == 0`). Each weight
+/// becomes a 4-bit code `u` in `0..=15`, and is recovered as `W[n][k] ~ (u -
+/// z) * s` with the group's scale `s` and zero point `z`.
 ///
 /// Three arrays:
 ///
@@ -48,19 +48,19 @@ pub mod elementwise {
 /// | `zeros` | `[N][ceil((K / G) / 2)]`, row-major | `u8`: two 4-bit zero points; asymmetric mode only |
 ///
 /// **Words in `qweight`: bands of 16 rows.** Word `j` of row `n` holds
-/// `W[n][8j .. 8j + 8]`. Rows go in bands of [`BAND_ROWS`](int4::BAND_ROWS), bands one after
-/// the other, and each band's words go step by step: a step is 128
-/// columns, [`STEP_WORDS`](int4::STEP_WORDS) words (64 bytes) of each row, the band's 16 rows
-/// in order, then the next step. The last band is padded to 16 rows and
-/// every row to whole steps with zero words (`N` and `K` multiples of 16
-/// and 128, as in most models, need none): `qweight` holds
-/// [`qweight_words`](int4::qweight_words) words, and [`word_index`](int4::word_index) is the formula. So one step
-/// of a band is one contiguous kilobyte: a warp multiplying a
-/// 16-row tile by tensor-core MMAs reads its step as two 512-byte runs
-/// (rows `0..8`, then `8..16`, 16 bytes a lane) instead of 16 pieces of 64
-/// bytes a row apart, and a tiled GEMM's step of `16 b` rows is `b` such
-/// kilobytes, which land in shared memory as the 64-byte rows it used with
-/// a row-major layout.
+/// `W[n][8j .. 8j + 8]`. Rows go in bands of [`BAND_ROWS`](int4::BAND_ROWS),
+/// bands one after the other, and each band's words go step by step: a
+/// step is 128 columns, [`STEP_WORDS`](int4::STEP_WORDS) words (64 bytes) of
+/// each row, the band's 16 rows in order, then the next step. The last
+/// band is padded to 16 rows and every row to whole steps with zero words
+/// (`N` and `K` multiples of 16 and 128, as in most models, need none):
+/// `qweight` holds [`qweight_words`](int4::qweight_words) words, and
+/// [`word_index`](int4::word_index) is the formula. So one step of a band is
+/// one contiguous kilobyte: a warp multiplying a 16-row tile by tensor-core
+/// MMAs reads its step as two 512-byte runs (rows `0..8`, then `8..16`, 16
+/// bytes a lane) instead of 16 pieces of 64 bytes a row apart, and a tiled
+/// GEMM's step of `16 b` rows is `b` such kilobytes, which land in shared
+/// memory as the 64-byte rows it used with a row-major layout.
 ///
 /// ```text
 /// band 0: step 0: row 0 words 0..16, row 1 words 0..16, ..., row 15 words 0..16
@@ -82,7 +82,8 @@ pub mod elementwise {
 /// 16-bit lanes: the layout a packed half-precision conversion wants. The f32
 /// kernel extracts codes one at a time and is indifferent to the order.
 ///
-/// **Zero points.** Symmetric mode stores none: `z` is [`SYMMETRIC_ZERO_POINT`](int4::SYMMETRIC_ZERO_POINT)
+/// **Zero points.** Symmetric mode stores none: `z` is
+/// [`SYMMETRIC_ZERO_POINT`](int4::SYMMETRIC_ZERO_POINT)
 /// (codes are signed int4 values offset by 8). Asymmetric mode stores the zero
 /// point of group `g` of row `n` in bits `4 * (g % 2) .. 4 * (g % 2) + 4` of
 /// byte `g / 2` of the row (low nibble first).

@@ -24,8 +24,8 @@
 //! of each of its rows: a warp reads 32 consecutive words of a row per
 //! step (two 64-byte pieces in the banded `qweight` of
 //! `quant_kernels_abi::int4`), and the 8 activations of a word with two
-//! 16-byte loads that are consecutive across the warp. Each thread keeps `ROWS_PER_BLOCK x
-//! M_TILE` f32 sums; the warp adds them with shuffles, and the warps add
+//! 16-byte loads that are consecutive across the warp. Each thread keeps
+//! `ROWS_PER_BLOCK x M_TILE` f32 sums; the warp adds them with shuffles, and the warps add
 //! theirs through shared memory.
 //!
 //! Arithmetic per word: the 8 codes become the exact small integers
@@ -81,7 +81,7 @@ pub use v12::*;
 ///
 /// Arguments (layouts in `quant_kernels_abi::int4`):
 /// - `x`: activations `[m][k]` f32, row-major, 16-byte aligned;
-/// - `qweight`: codes, `n * k / 8` u32 in bands of 16 rows (`int4::word_index`);
+/// - `qweight`: codes, u32 in bands of 16 rows (`int4::word_index`, `int4::qweight_words(n, k)` words);
 /// - `scales`: `[n][k / group_size]` f16 bits;
 /// - `zeros`: `[n][ceil(k / group_size / 2)]` packed 4-bit zero points, or null
 ///   for symmetric weights (zero point 8);
