@@ -369,14 +369,16 @@ pub(super) unsafe fn linear_tiled_split_k<T: WgmmaHalf, G: TiledGemm>(
 }
 
 /// Where a thread's copies of a tiled GEMM step come from and go, for
-/// `threads` copying threads: its `code_chunks` 16-byte chunks of codes,
-/// the `p`-th of weight row `r + threads / 4 * p` (chunk `c` of the step's
-/// 4) to `slot + 16 threads p`, and its `activation_chunks` chunks of
-/// activations, the `p`-th of activation row `r + threads / 16 * p` (chunk
-/// `c` of the step's 16) to `slot + p * slot_step` (both counts constants
-/// of the version, at most 32). Everything but the step's offset is worked
-/// out once per tile, so that a copy costs an address add and a predicate.
-pub(super) struct StepCopies<T> {
+/// `THREADS` copying threads (a multiple of 64, so that code rows `THREADS
+/// / 4` apart are a whole number of `qweight` bands apart): its
+/// `code_chunks` 16-byte chunks of codes, the `p`-th of weight row `r +
+/// THREADS / 4 * p` (chunk `c` of the step's 4) to `slot + 16 THREADS p`,
+/// and its `activation_chunks` chunks of activations, the `p`-th of
+/// activation row `r + THREADS / 16 * p` (chunk `c` of the step's 16) to
+/// `slot + p * slot_step` (both counts constants of the version, at most
+/// 32). Everything but the step's offset is worked out once per tile, so
+/// that a copy costs an address add and a predicate.
+pub(super) struct StepCopies<T, const THREADS: usize> {
     /// The first code chunk of step 0 (may point past the weights: read only if valid).
     code_source: *const u32,
     code_chunk: usize,
@@ -392,27 +394,26 @@ pub(super) struct StepCopies<T> {
     activation_chunks: usize,
     /// Bit `p`: the `p`-th activation chunk's row is below `m`.
     activation_rows: u32,
-    threads: usize,
     k: usize,
 }
 
-impl<T> StepCopies<T> {
+impl<T, const THREADS: usize> StepCopies<T, THREADS> {
     /// The copies of code chunk `code = (r, c, slot)` and activation chunk
     /// `activation = (r, c, slot)`, and those after them (`chunks` of each,
-    /// `threads` copying threads, `slot_step`: layout above), of `x` (`m`
-    /// rows of `k`) and `qweight` (`n` rows of `k / 8` words, in bands).
-    /// `threads` is a multiple of 64.
+    /// `slot_step`: layout above), of `x` (`m` rows of `k`) and `qweight`
+    /// (`n` rows of `k / 8` words, in bands).
     #[inline(always)]
     pub(super) fn new(
         (x, qweight): (*const T, *const u32),
         (m, n, k): (usize, usize, usize),
         code: (usize, usize, u32),
         activation: (usize, usize, u32),
-        (threads, activation_slot_step): (usize, u32),
+        activation_slot_step: u32,
         (code_chunks, activation_chunks): (usize, usize),
     ) -> Self {
         let (code_row, code_chunk, code_slot) = code;
         let (activation_row, activation_chunk, activation_slot) = activation;
+        const { assert!(THREADS % 64 == 0) };
         let rows_below = |first: usize, apart: usize, chunks: usize, end: usize| {
             (0..chunks).fold(0, |bits, p| bits | (((first + apart * p) < end) as u32) << p)
         };
@@ -421,14 +422,13 @@ impl<T> StepCopies<T> {
             code_chunk,
             code_slot,
             code_chunks,
-            code_rows: rows_below(code_row, threads / 4, code_chunks, n),
+            code_rows: rows_below(code_row, THREADS / 4, code_chunks, n),
             activation_source: x.wrapping_add(activation_row * k + 8 * activation_chunk),
             activation_column: 8 * activation_chunk,
             activation_slot,
             activation_slot_step,
             activation_chunks,
-            activation_rows: rows_below(activation_row, threads / 16, activation_chunks, m),
-            threads,
+            activation_rows: rows_below(activation_row, THREADS / 16, activation_chunks, m),
             k,
         }
     }
@@ -444,9 +444,9 @@ impl<T> StepCopies<T> {
     pub(super) unsafe fn copy(&self, stage: u32, i: usize) {
         let k = self.k;
         let codes_in_k = STEP_K / 32 * i + self.code_chunk < k / 32;
-        // Weight rows threads / 4 apart (a multiple of 16) are threads / 4
+        // Weight rows THREADS / 4 apart (a multiple of 16) are THREADS / 4
         // rows of padded words apart, and steps 16 rows of 16 words.
-        let (code_rows_apart, activation_rows_apart) = (self.threads / 4, self.threads / 16);
+        let (code_rows_apart, activation_rows_apart) = (THREADS / 4, THREADS / 16);
         let code_source = self.code_source.wrapping_add(BAND_ROWS * STEP_WORDS * i);
         for p in 0..self.code_chunks {
             let valid = codes_in_k && self.code_rows & (1 << p) != 0;
@@ -454,7 +454,7 @@ impl<T> StepCopies<T> {
             // qweight; the slot is the caller's.
             unsafe {
                 copy16(
-                    stage + self.code_slot + (16 * self.threads * p) as u32,
+                    stage + self.code_slot + (16 * THREADS * p) as u32,
                     code_source.wrapping_add(code_rows_apart * padded_words_per_row(k) * p).cast(),
                     valid,
                 )

@@ -358,9 +358,8 @@ pub(super) mod hopper {
         (first_row, first_m): (usize, usize),
         thread: usize,
         activations: bool,
-    ) -> StepCopies<T> {
-        // (THREADS % 64: StepCopies' code rows are a whole number of bands apart.)
-        const { assert!(S::BLOCK_N * 4 % THREADS == 0 && S::BLOCK_M * 16 % THREADS == 0 && THREADS % 64 == 0) };
+    ) -> StepCopies<T, THREADS> {
+        const { assert!(S::BLOCK_N * 4 % THREADS == 0 && S::BLOCK_M * 16 % THREADS == 0) };
         let (code_row, code_chunk) = (thread / 4, thread % 4);
         let code_slot = (64 * code_row) as u32 + ((16 * code_chunk) as u32 ^ code_swizzle(code_row));
         let (activation_row, activation_chunk) = (thread / 16, thread % 16);
@@ -373,7 +372,7 @@ pub(super) mod hopper {
             dims,
             (first_row + code_row, code_chunk, code_slot),
             (first_m + activation_row, activation_chunk, activation_slot as u32),
-            (THREADS, 8 * THREADS as u32),
+            8 * THREADS as u32,
             // 16-byte chunks of codes (4 a row) and of activations (16 a row) in a stage.
             (S::BLOCK_N * 4 / THREADS, if activations { S::BLOCK_M * 16 / THREADS } else { 0 }),
         )

@@ -34,7 +34,7 @@ use crate::float::Bf16;
 use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use core::array::from_fn;
 use core::f32::math::mul_add as fma;
-use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, word_index};
+use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, row_start};
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK as ROWS_PER_TILE, STEP_K, STEPS_IN_FLIGHT};
 use quant_kernels_abi::int4_linear::v5::PREFETCH_BATCHES;
 
@@ -113,8 +113,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
         let rows: [[usize; 2]; R] = from_fn(|tile| position.tile_rows(tile, n));
         // Row g of the tile's band (of the last band for a tile past n, whose
         // rows are clamped): padding rows make it a row of qweight.
-        let codes =
-            rows.map(|[row, _]| qweight.wrapping_add(word_index(k, row / BAND_ROWS * BAND_ROWS + position.g, 0)));
+        let codes = rows.map(|[row, _]| qweight.wrapping_add(row_start(k, row / BAND_ROWS * BAND_ROWS + position.g)));
         Self { groups, rows, codes, t: position.t, x_rows, vector_scales: k % STEP_K == 0 }
     }
 

@@ -115,7 +115,6 @@ const _: () = assert!(
         && ACTIVATION_CHUNKS % THREADS == 0
         && CODE_CHUNKS / THREADS <= 32
         && ACTIVATION_CHUNKS / THREADS <= 32
-        && THREADS % 64 == 0 // StepCopies: code rows a whole number of bands apart
         && STAGES >= 2
 );
 
@@ -172,12 +171,12 @@ impl TiledGemm for V7 {
         let lane_swizzle = swizzle(warp_activation_rows + g, 4 * t) as u32;
 
         for first_m in activation_tiles(m, BLOCK_M) {
-            let copies = StepCopies::new(
+            let copies = StepCopies::<_, THREADS>::new(
                 (x, qweight),
                 (m, n, k),
                 (first_row + code_row, code_chunk, code_slot),
                 (first_m + activation_row, activation_chunk, activation_slot),
-                (THREADS, 4096),
+                4096,
                 (CODE_CHUNKS / THREADS, ACTIVATION_CHUNKS / THREADS),
             );
             // Copies step `i` into `stage` (none past the slice's last step),
