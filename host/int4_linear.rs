@@ -27,7 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v15};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -76,14 +76,6 @@ pub const V6_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
         PerFloat { f32: None, f16: Some("int4_linear_v6_m16_g64_f16"), bf16: Some("int4_linear_v6_m16_g64_bf16") },
         PerFloat { f32: None, f16: Some("int4_linear_v6_m16_g128_f16"), bf16: Some("int4_linear_v6_m16_g128_bf16") },
     ],
-];
-
-/// Version 15's entry points, by group size (32, 64, 128): one activation
-/// row a block.
-pub const V15_KERNELS: [PerFloat<Option<&str>>; 3] = [
-    PerFloat { f32: None, f16: Some("int4_linear_v15_g32_f16"), bf16: Some("int4_linear_v15_g32_bf16") },
-    PerFloat { f32: None, f16: Some("int4_linear_v15_g64_f16"), bf16: Some("int4_linear_v15_g64_bf16") },
-    PerFloat { f32: None, f16: Some("int4_linear_v15_g128_f16"), bf16: Some("int4_linear_v15_g128_bf16") },
 ];
 
 /// Version 10's entry points (version 7 on the Hopper's warpgroup MMAs; sm_90a only).
@@ -186,17 +178,11 @@ pub enum Int4LinearVersion {
     /// faster than version 12 on the larger shapes, 0.94-1.07x of it on the
     /// smallest (docs/PERF.md, run 17).
     V13 { split_k: u32 },
-    /// The decode GEMV: version 5's arithmetic and block, one activation row
-    /// at a time, fed through a ring of shared-memory stages a warp by
-    /// `cp.async`, so that each warp keeps `STAGES - 1` steps of copies in
-    /// flight while it multiplies; `warps` (1 to 16) per block. Any `m` is
-    /// accepted (each activation row reads the weights again).
-    V15 { warps: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 11] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -208,7 +194,6 @@ impl Int4LinearVersion {
         Self::V11 { split_k: 1 },
         Self::V12 { split_k: 1 },
         Self::V13 { split_k: 1 },
-        Self::V15 { warps: v3::DEFAULT_WARPS },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -272,7 +257,7 @@ impl Int4LinearVersion {
         match self {
             Self::V1 => v1::ROWS_PER_BLOCK,
             Self::V2 => v2::ROWS_PER_BLOCK,
-            Self::V3 { .. } | Self::V4 { .. } | Self::V5 { .. } | Self::V15 { .. } => v3::ROWS_PER_BLOCK,
+            Self::V3 { .. } | Self::V4 { .. } | Self::V5 { .. } => v3::ROWS_PER_BLOCK,
             Self::V6 { .. } => v6::ROWS_PER_BLOCK,
             Self::V7 { .. } => v7::BLOCK_N,
             Self::V10 { .. } => v10::BLOCK_N,
@@ -293,9 +278,7 @@ impl Int4LinearVersion {
             | Self::V11 { .. }
             | Self::V12 { .. }
             | Self::V13 { .. } => None,
-            Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } | Self::V15 { warps } => {
-                Some(warps)
-            }
+            Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } => Some(warps),
         }
     }
 
@@ -319,7 +302,6 @@ impl Int4LinearVersion {
             Self::V4 { .. } => Self::V4 { warps },
             Self::V5 { .. } => Self::V5 { warps },
             Self::V6 { .. } => Self::V6 { warps },
-            Self::V15 { .. } => Self::V15 { warps },
             fixed => fixed,
         }
     }
@@ -351,7 +333,6 @@ impl Int4LinearVersion {
             Self::V11 { .. } => 11,
             Self::V12 { .. } => 12,
             Self::V13 { .. } => 13,
-            Self::V15 { .. } => 15,
         }
     }
 
@@ -399,7 +380,6 @@ impl Int4LinearVersion {
             Self::V12 { .. } => V12_KERNELS,
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
             Self::V13 { .. } => V13_KERNELS,
-            Self::V15 { .. } => V15_KERNELS[GROUP_SIZES.iter().position(|&g| g == group_size)?],
         };
         names.get::<T>()
     }
@@ -624,20 +604,18 @@ pub fn plan_version<T: Float>(
         Int4LinearVersion::V3 { warps }
         | Int4LinearVersion::V4 { warps }
         | Int4LinearVersion::V5 { warps }
-        | Int4LinearVersion::V6 { warps }
-        | Int4LinearVersion::V15 { warps } => {
+        | Int4LinearVersion::V6 { warps } => {
             // Up to 16 warps: 32 would need more registers than an SM has.
             if !(1..=v3::MAX_WARPS).contains(&warps) {
                 return Err(Error::InvalidBlockThreads { threads: warps.saturating_mul(32), max: 32 * v3::MAX_WARPS });
             }
             let n_tiles = if m <= v3::M_PER_TILE { v3::N_TILES[0] } else { v3::N_TILES[1] };
             let m_tile = v3::M_PER_TILE * n_tiles;
-            match version {
-                // One activation row a block.
-                Int4LinearVersion::V15 { .. } => (1, warps * 32, v15::shared_bytes(warps)),
-                Int4LinearVersion::V4 { .. } => (m_tile, warps * 32, v4::shared_bytes(warps, n_tiles, m.min(m_tile))),
-                _ => (m_tile, warps * 32, v3::shared_bytes(warps, n_tiles)),
-            }
+            let shared = match version {
+                Int4LinearVersion::V4 { .. } => v4::shared_bytes(warps, n_tiles, m.min(m_tile)),
+                _ => v3::shared_bytes(warps, n_tiles),
+            };
+            (m_tile, warps * 32, shared)
         }
     };
     let mut blocks_n = shape.n.div_ceil(version.rows_per_block());

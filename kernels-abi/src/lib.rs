@@ -460,35 +460,4 @@ pub mod int4_linear {
         pub const TMA_BOX_ROWS: usize = BLOCK_M / CLUSTER;
         const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
     }
-
-    /// Version 15, `int4_linear_v15_g{32,64,128}_{f16,bf16}`: the decode
-    /// GEMV, one activation row at a time. Version 5's arithmetic and launch
-    /// shape (`v3`: 16 weight rows a block, its warps splitting `K` by
-    /// steps), fed through a ring of `STAGES` shared-memory stages a warp
-    /// by `cp.async`; grid `(ceil(n / 16), min(m, MAX_GRID_Y))`.
-    ///
-    /// A stage (byte offsets from its start): the step's band of codes as
-    /// it lies in `qweight` (`int4`: 16 rows x 64 bytes, row `r` at `64
-    /// r`), then the step's 128 activations as 16 chunks of 8, in the
-    /// lanes' read order: slot `4 j + t` (16 bytes at `CODE_BYTES + 16 (4 j
-    /// + t)`) holds the chunk that the lanes at `t` of their quads multiply
-    /// as their word `j` (version 5's column map, which depends on the group
-    /// size).
-    pub mod v15 {
-        /// Stages per warp; `STAGES - 1` steps of copies are in flight.
-        pub const STAGES: usize = 8;
-        /// Codes per stage: a step of a band, 16 rows x 64 bytes.
-        pub const CODE_BYTES: usize = super::v4::CODE_BYTES_PER_STAGE;
-        /// Bytes per stage: the codes and 128 activations of 2 bytes.
-        pub const STAGE_BYTES: usize = CODE_BYTES + 256;
-        /// Dynamic shared memory per block of `warps` warps: their rings,
-        /// which the epilogue's partial tiles (`v3::shared_bytes(warps, 1)`)
-        /// reuse.
-        pub const fn shared_bytes(warps: u32) -> u32 {
-            warps * (STAGES * STAGE_BYTES) as u32
-        }
-        const _: () = assert!(
-            STAGES >= 2 && STAGE_BYTES % 16 == 0 && STAGES * STAGE_BYTES >= super::v3::shared_bytes(1, 1) as usize
-        );
-    }
 }

@@ -86,18 +86,6 @@ pub unsafe fn load_shared8(address: u32) -> [u32; 2] {
     [a, b]
 }
 
-/// Loads 4 bytes from shared address `address`.
-///
-/// # Safety
-/// `address` is 4-byte aligned inside the block's shared memory.
-#[inline(always)]
-pub unsafe fn load_shared4(address: u32) -> u32 {
-    let a: u32;
-    // SAFETY: the caller guarantees the address.
-    unsafe { asm!("ld.shared.u32 {a}, [{p}];", a = out(reg32) a, p = in(reg32) address) };
-    a
-}
-
 /// Stores 8 bytes to shared address `address`.
 ///
 /// # Safety

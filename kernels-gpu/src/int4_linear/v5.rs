@@ -29,7 +29,7 @@
 
 use super::GroupParams;
 use super::mma_tile::{Epilogue, LanePosition, activation_tiles, entry_points};
-use crate::device::{Vec4, in_place, prefetch_l2};
+use crate::device::{Vec4, prefetch_l2};
 use crate::float::Bf16;
 use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use core::array::from_fn;
@@ -55,47 +55,22 @@ entry_points! {
 }
 
 /// One step of a lane, loaded: in each of its `R` tiles of 16 weight rows,
-/// its 4 code words of rows `g` and `g + 8`, and the step's group constants
-/// of those rows; and the 16 activation pairs of each MMA tile of
-/// activation rows.
-pub(super) struct Step<const N_TILES: usize, const R: usize> {
-    pub codes: [[[u32; 4]; 2]; R],
-    pub groups: StepGroups<R>,
-    pub activations: [[u32; 16]; N_TILES],
-}
-
-/// A step's group constants of the lane's rows (`g` and `g + 8` of each of
-/// `R` row tiles), kept packed until used (at most 4 groups a step): the f16
-/// scales, group `q` of the step in bits `16q ..`, and the zero points, in
-/// bits `4q ..`.
-#[derive(Clone, Copy)]
-pub(super) struct StepGroups<const R: usize> {
+/// its 4 code words of rows `g` and `g + 8`, and per row the f16 scales
+/// (group `q` of the step in bits `16q ..`) and zero points (bits `4q ..`)
+/// of the step's groups, kept packed until used (at most 4 groups); and the
+/// 16 activation pairs of each MMA tile of activation rows.
+struct Step<const N_TILES: usize, const R: usize> {
+    codes: [[[u32; 4]; 2]; R],
     scales: [[u64; 2]; R],
     zeros: [[u32; 2]; R],
-}
-
-impl<const R: usize> StepGroups<R> {
-    /// No group: every scale and zero point 0.
-    pub(super) const NONE: Self = Self { scales: [[0; 2]; R], zeros: [[0; 2]; R] };
-
-    /// The same constants, through [`in_place`]: what is computed from them
-    /// (and the wait for their loads) stays after this point instead of
-    /// moving up to the loads.
-    #[inline(always)]
-    pub(super) fn in_place(self) -> Self {
-        let place = |bits: u64| in_place(bits as usize) as u64;
-        Self {
-            scales: self.scales.map(|pair| pair.map(place)),
-            zeros: self.zeros.map(|pair| pair.map(|nibbles| place(nibbles as u64) as u32)),
-        }
-    }
+    activations: [[u32; 16]; N_TILES],
 }
 
 /// What a lane reads and multiplies, step by step, for one tile of
 /// activation rows: groups of `G` columns (a constant, so that every loop
 /// over a step's groups and words unrolls into registers, and each group
 /// size gets the registers it needs), `R` tiles of 16 weight rows.
-pub(super) struct GroupedLane<T, const N_TILES: usize, const G: usize, const R: usize> {
+struct GroupedLane<T, const N_TILES: usize, const G: usize, const R: usize> {
     groups: GroupParams,
     /// The lane's two weight rows in each row tile.
     rows: [[usize; 2]; R],
@@ -123,7 +98,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     /// # Safety
     /// As for the entry points; `first_m < m`.
     #[inline(always)]
-    pub(super) unsafe fn new(
+    unsafe fn new(
         position: &LanePosition,
         x: *const T,
         qweight: *const u32,
@@ -152,15 +127,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     /// Column of word `j` of the lane, from the start of a step.
     #[inline(always)]
     fn word_column(&self, j: usize) -> usize {
-        Self::column_of(self.t, j)
-    }
-
-    /// Column of word `j` (below 4) of the lanes at `t` in their quads, from
-    /// the start of a step: in group `j / WORDS_PER_GROUP` of the step, the
-    /// `G / 4` columns from `G / 4 * t` on.
-    #[inline(always)]
-    pub(super) fn column_of(t: usize, j: usize) -> usize {
-        (j / Self::WORDS_PER_GROUP) * G + t * (G / 4) + (j % Self::WORDS_PER_GROUP) * 8
+        (j / Self::WORDS_PER_GROUP) * G + self.t * (G / 4) + (j % Self::WORDS_PER_GROUP) * 8
     }
 
     /// Loads step `step`. Groups past the row's end (a partial last step,
@@ -168,20 +135,11 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     /// read nothing.
     #[inline(always)]
     fn load(&self, step: usize) -> Step<N_TILES, R> {
-        Step { codes: self.load_codes(step), groups: self.load_groups(step), activations: self.load_activations(step) }
-    }
-
-    /// Whether word `j` of the lane in step `step` lies in a group of the row.
-    #[inline(always)]
-    fn word_valid(&self, step: usize, j: usize) -> bool {
-        step * Self::GROUPS_PER_STEP + j / Self::WORDS_PER_GROUP < self.groups.groups_per_row
-    }
-
-    /// The code words of step `step` (as [`load`](Self::load)).
-    #[inline(always)]
-    fn load_codes(&self, step: usize) -> [[[u32; 4]; 2]; R] {
-        let valid = |j: usize| self.word_valid(step, j);
-        from_fn(|tile| {
+        let first_group = step * Self::GROUPS_PER_STEP;
+        let groups_per_row = self.groups.groups_per_row;
+        let valid = |j: usize| first_group + j / Self::WORDS_PER_GROUP < groups_per_row;
+        let column = |j: usize| step * STEP_K + self.word_column(j);
+        let codes = from_fn(|tile| {
             from_fn(|r| {
                 // SAFETY: each load below is of valid words (columns below
                 // k) of a row of a band of qweight, at their natural alignment.
@@ -206,15 +164,8 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
                     words
                 }
             })
-        })
-    }
-
-    /// The activation pairs of step `step` (as [`load`](Self::load)).
-    #[inline(always)]
-    fn load_activations(&self, step: usize) -> [[u32; 16]; N_TILES] {
-        let valid = |j: usize| self.word_valid(step, j);
-        let column = |j: usize| step * STEP_K + self.word_column(j);
-        from_fn(|tile| {
+        });
+        let activations = from_fn(|tile| {
             let mut pairs = [0u32; 16];
             if let Some(row) = self.x_rows[tile] {
                 for j in 0..4 {
@@ -226,14 +177,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
                 }
             }
             pairs
-        })
-    }
-
-    /// The group constants of step `step` (as [`load`](Self::load)).
-    #[inline(always)]
-    pub(super) fn load_groups(&self, step: usize) -> StepGroups<R> {
-        let first_group = step * Self::GROUPS_PER_STEP;
-        let groups_per_row = self.groups.groups_per_row;
+        });
         let full = first_group + Self::GROUPS_PER_STEP <= groups_per_row;
         let scales = from_fn(|tile| {
             from_fn(|r| {
@@ -272,7 +216,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
                 nibbles
             })
         });
-        StepGroups { scales, zeros }
+        Step { codes, scales, zeros, activations }
     }
 
     /// Asks the L2 for the codes of steps `first_step ..` (`F` of them) of
@@ -295,7 +239,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     /// group, the MMAs of its columns into fresh tiles, then the scale and
     /// zero point. The activation sums serve every row tile.
     #[inline(always)]
-    pub(super) fn accumulate(acc: &mut [[[f32; 4]; N_TILES]; R], loaded: &Step<N_TILES, R>) {
+    fn accumulate(acc: &mut [[[f32; 4]; N_TILES]; R], loaded: &Step<N_TILES, R>) {
         let ones = splat2(T::ONE_BITS);
         for q in 0..Self::GROUPS_PER_STEP {
             let mut products = [[[0.0f32; 4]; N_TILES]; R];
@@ -319,9 +263,8 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
             }
             for row_tile in 0..R {
                 let scale: [f32; 2] =
-                    from_fn(|r| f16::from_bits((loaded.groups.scales[row_tile][r] >> (16 * q)) as u16) as f32);
-                let offset: [f32; 2] =
-                    from_fn(|r| T::MAGIC + ((loaded.groups.zeros[row_tile][r] >> (4 * q)) & 0xF) as f32);
+                    from_fn(|r| f16::from_bits((loaded.scales[row_tile][r] >> (16 * q)) as u16) as f32);
+                let offset: [f32; 2] = from_fn(|r| T::MAGIC + ((loaded.zeros[row_tile][r] >> (4 * q)) & 0xF) as f32);
                 for tile in 0..N_TILES {
                     for c in 0..4 {
                         let r = c / 2; // registers 0, 1: row g; 2, 3: row g + 8
