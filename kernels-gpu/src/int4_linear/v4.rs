@@ -20,7 +20,7 @@ use crate::async_copy::{commit, copy16, dynamic_shared_address, load_shared16, s
 use crate::float::Bf16;
 use crate::mma::MmaHalf;
 use core::array::from_fn;
-use quant_kernels_abi::int4::{row_start, word_offset};
+use quant_kernels_abi::int4::word_index;
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK, STEP_K};
 use quant_kernels_abi::int4_linear::v4::{CODE_BYTES_PER_STAGE, STAGES, stage_bytes};
 
@@ -77,7 +77,7 @@ unsafe fn linear_v4<T: MmaHalf, const N_TILES: usize>(
                     // SAFETY: when valid, the chunk lies in row `row` < n; the
                     // stage slot is 16-byte aligned inside this warp's ring.
                     unsafe {
-                        let source = qweight.add(if valid { row_start(k, row) + word_offset(4 * c) } else { 0 });
+                        let source = qweight.add(if valid { word_index(k, row, 4 * c) } else { 0 });
                         copy16(stage + (64 * (g + 8 * r) + 16 * t) as u32, source.cast(), valid);
                     }
                 }
