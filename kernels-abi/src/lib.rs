@@ -460,4 +460,69 @@ pub mod int4_linear {
         pub const TMA_BOX_ROWS: usize = BLOCK_M / CLUSTER;
         const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
     }
+
+    /// Version 16, `int4_linear_v16_g{32,64,128}_{f16,bf16}`: version 5's
+    /// arithmetic for up to `M_TILE` activation rows a block, with the
+    /// activations read once a block into shared memory and shared by its
+    /// row tiles. The block is 2-D: `blockDim.y` tiles of 16 weight rows
+    /// (`ROWS_PER_TILE`), each multiplied by `blockDim.x / 32` warps that
+    /// split `K` as version 5's warps do (warp `w` of a tile takes
+    /// `STEPS_PER_WARP` consecutive steps from `STEPS_PER_WARP * w`, then
+    /// the same a stage on). Grid `(ceil(n / (16 * blockDim.y)),
+    /// min(ceil(m / M_TILE), MAX_GRID_Y))`; the block's threads must be a
+    /// multiple of `COPY_UNITS_PER_STEP`, and `blockDim.y` must divide
+    /// `4 * STEPS_PER_WARP * N_TILES` ([`block_is_valid`]).
+    ///
+    /// **A stage** holds the activations of `blockDim.x / 32 *
+    /// STEPS_PER_WARP` consecutive steps of 128 columns (every warp's next
+    /// steps), 16-byte chunks laid out so that each lane reads its own with
+    /// one conflict-free 16-byte load: the 8 activations of code word `j`
+    /// (0 to 3) of lane `(g, t)` in MMA tile `i` (activation rows `8 i ..`)
+    /// of the stage's step `s` are chunk `((s * N_TILES + i) * 4 + j) * 32
+    /// + 4 g + t`, i.e. row `8 i + g` of the tile at the columns of that
+    /// word (version 5's documentation has which columns a lane's words
+    /// hold for each group size).
+    pub mod v16 {
+        /// Weight rows per row tile (one warp's MMA tile).
+        pub const ROWS_PER_TILE: usize = super::v3::ROWS_PER_BLOCK;
+        /// MMA tiles of activation rows per block.
+        pub const N_TILES: usize = 2;
+        /// Activation rows per block.
+        pub const M_TILE: usize = N_TILES * super::v3::M_PER_TILE;
+        /// Steps a warp takes a stage (their codes are loaded a stage ahead).
+        pub const STEPS_PER_WARP: usize = super::v3::STEPS_IN_FLIGHT;
+        /// Stages in the ring: the copies of the next stage are in flight
+        /// while the block multiplies the current one.
+        pub const STAGES: usize = 2;
+        /// 16-byte chunks of one step's activations (`M_TILE` rows x 256 bytes).
+        pub const COPY_UNITS_PER_STEP: usize = M_TILE * 16;
+        /// How many stages ahead of its loads a warp asks the L2 for its codes.
+        pub const PREFETCH_STAGES: usize = 1;
+        /// Registers a thread (PTX `.maxnreg`): 16 warps a multiprocessor.
+        pub const MAX_REGISTERS: u32 = 128;
+        /// Bytes of one stage, for `warps_per_tile` warps a row tile.
+        pub const fn stage_bytes(warps_per_tile: u32) -> usize {
+            warps_per_tile as usize * STEPS_PER_WARP * COPY_UNITS_PER_STEP * 16
+        }
+        /// Whether `row_tiles x warps_per_tile` warps make a valid block:
+        /// each thread copies whole chunks of the same rows and columns
+        /// every step, and as many every stage; at `MAX_REGISTERS` a thread,
+        /// at most 16 warps; at most 8 warps a tile, so that the ring (128
+        /// KB at 8) fits the shared memory of an A100 (163 KB) or H100.
+        pub const fn block_is_valid(row_tiles: u32, warps_per_tile: u32) -> bool {
+            let threads = 32 * row_tiles as usize * warps_per_tile as usize;
+            threads > 0
+                && warps_per_tile <= 8
+                && threads <= 65536 / MAX_REGISTERS as usize
+                && threads % COPY_UNITS_PER_STEP == 0
+                && (4 * STEPS_PER_WARP * N_TILES) % row_tiles as usize == 0
+        }
+        /// Dynamic shared memory per block: the ring, or the epilogue's
+        /// partial MMA tiles (`super::v3::shared_bytes` of every warp) if larger.
+        pub const fn shared_bytes(row_tiles: u32, warps_per_tile: u32) -> u32 {
+            let ring = (STAGES * stage_bytes(warps_per_tile)) as u32;
+            let partials = super::v3::shared_bytes(row_tiles * warps_per_tile, N_TILES);
+            if ring > partials { ring } else { partials }
+        }
+    }
 }
