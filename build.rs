@@ -15,9 +15,6 @@ fn main() {
         // first argument, a tensor map, where it lies.
         .cluster_dims("int4_linear_v13_", [quant_kernels_abi::int4_linear::v13::CLUSTER as u32, 1, 1])
         .tensor_map_param("int4_linear_v13_", 0)
-        // Version 16 holds a multiprocessor's worth of warps (16) only at
-        // 128 registers a thread.
-        .max_registers("int4_linear_v16_", quant_kernels_abi::int4_linear::v16::MAX_REGISTERS)
         .build(&out_dir);
     if let Err(error) = build {
         eprintln!("error: {error}");

@@ -23,9 +23,6 @@ pub enum Error {
     Misaligned { argument: &'static str, align: usize },
     /// A launch asked for a block size the kernel does not take.
     InvalidBlockThreads { threads: u32, max: u32 },
-    /// A block of `row_tiles` row tiles and `warps` warps in all that int4
-    /// version 16 does not take (`quant_kernels_abi::int4_linear::v16::block_is_valid`).
-    InvalidBlockShape { row_tiles: u32, warps: u32 },
     /// A split of `K` into no slices, or into more than a grid holds.
     InvalidSplitK { split_k: u32, max: u32 },
     /// A dimension or product of dimensions beyond what the kernel indexes.
@@ -78,11 +75,6 @@ impl fmt::Display for Error {
             Error::InvalidBlockThreads { threads, max } => {
                 write!(f, "a block of {threads} threads: it must be a multiple of 32 from 32 to {max}")
             }
-            Error::InvalidBlockShape { row_tiles, warps } => write!(
-                f,
-                "a block of {warps} warps on {row_tiles} row tiles: the warps must split evenly between the \
-                 tiles, make a multiple of 8 up to 16, and the tiles divide 16"
-            ),
             Error::InvalidSplitK { split_k, max } => {
                 write!(f, "a split of K into {split_k} slices: it must be from 1 to {max}")
             }

@@ -27,7 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v16};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -76,13 +76,6 @@ pub const V6_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
         PerFloat { f32: None, f16: Some("int4_linear_v6_m16_g64_f16"), bf16: Some("int4_linear_v6_m16_g64_bf16") },
         PerFloat { f32: None, f16: Some("int4_linear_v6_m16_g128_f16"), bf16: Some("int4_linear_v6_m16_g128_bf16") },
     ],
-];
-
-/// Version 16's entry points, by group size (32, 64, 128).
-pub const V16_KERNELS: [PerFloat<Option<&str>>; 3] = [
-    PerFloat { f32: None, f16: Some("int4_linear_v16_g32_f16"), bf16: Some("int4_linear_v16_g32_bf16") },
-    PerFloat { f32: None, f16: Some("int4_linear_v16_g64_f16"), bf16: Some("int4_linear_v16_g64_bf16") },
-    PerFloat { f32: None, f16: Some("int4_linear_v16_g128_f16"), bf16: Some("int4_linear_v16_g128_bf16") },
 ];
 
 /// Version 10's entry points (version 7 on the Hopper's warpgroup MMAs; sm_90a only).
@@ -185,19 +178,11 @@ pub enum Int4LinearVersion {
     /// faster than version 12 on the larger shapes, 0.94-1.07x of it on the
     /// smallest (docs/PERF.md, run 17).
     V13 { split_k: u32 },
-    /// Version 5's arithmetic for up to 16 activation rows a block, with the
-    /// activations copied once a block into shared memory and read there by
-    /// `row_tiles` tiles of 16 weight rows, each split along `K` between
-    /// `warps / row_tiles` warps (so the activations cross L2 once per `16
-    /// row_tiles` weight rows, not once per 16 or 32 as in versions 5 and
-    /// 6). The block must satisfy `quant_kernels_abi::int4_linear::v16::block_is_valid`.
-    /// (Versions 14 and 15 were measured and removed: docs/PERF.md, runs 19 and 21.)
-    V16 { row_tiles: u32, warps: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 11] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -209,7 +194,6 @@ impl Int4LinearVersion {
         Self::V11 { split_k: 1 },
         Self::V12 { split_k: 1 },
         Self::V13 { split_k: 1 },
-        Self::V16 { row_tiles: 4, warps: 16 },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -263,9 +247,6 @@ impl Int4LinearVersion {
         if self.split_k().is_some() {
             return self.with_split_k(tiled_split_k(self, m, n, k, device));
         }
-        if let Self::V16 { .. } = self {
-            return v16_block(n, device);
-        }
         let share = (2048 / n.div_ceil(v3::ROWS_PER_BLOCK).max(1)).max(1);
         let warps = (1u32 << share.ilog2()).clamp(2, v3::DEFAULT_WARPS);
         self.with_warps(warps)
@@ -283,12 +264,11 @@ impl Int4LinearVersion {
             Self::V11 { .. } => v11::BLOCK_N,
             Self::V12 { .. } => v12::BLOCK_N,
             Self::V13 { .. } => v13::BLOCK_N,
-            Self::V16 { row_tiles, .. } => v16::ROWS_PER_TILE * row_tiles as usize,
         }
     }
 
     /// The warps per block, for the versions whose block is a launch choice
-    /// (3 to 6 and 16).
+    /// (3 to 6).
     pub fn warps(self) -> Option<u32> {
         match self {
             Self::V1
@@ -298,11 +278,7 @@ impl Int4LinearVersion {
             | Self::V11 { .. }
             | Self::V12 { .. }
             | Self::V13 { .. } => None,
-            Self::V3 { warps }
-            | Self::V4 { warps }
-            | Self::V5 { warps }
-            | Self::V6 { warps }
-            | Self::V16 { warps, .. } => Some(warps),
+            Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } => Some(warps),
         }
     }
 
@@ -318,8 +294,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// This version with `warps` per block (versions 3 to 6, and 16 with
-    /// its row tiles kept; the others
+    /// This version with `warps` per block (versions 3 to 6; the others
     /// have a fixed block and are returned as they are).
     pub fn with_warps(self, warps: u32) -> Self {
         match self {
@@ -327,7 +302,6 @@ impl Int4LinearVersion {
             Self::V4 { .. } => Self::V4 { warps },
             Self::V5 { .. } => Self::V5 { warps },
             Self::V6 { .. } => Self::V6 { warps },
-            Self::V16 { row_tiles, .. } => Self::V16 { row_tiles, warps },
             fixed => fixed,
         }
     }
@@ -345,7 +319,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// 1 to 7, 10 to 13 and 16.
+    /// 1 to 7 and 10 to 13.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -359,7 +333,6 @@ impl Int4LinearVersion {
             Self::V11 { .. } => 11,
             Self::V12 { .. } => 12,
             Self::V13 { .. } => 13,
-            Self::V16 { .. } => 16,
         }
     }
 
@@ -407,28 +380,9 @@ impl Int4LinearVersion {
             Self::V12 { .. } => V12_KERNELS,
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
             Self::V13 { .. } => V13_KERNELS,
-            Self::V16 { .. } => V16_KERNELS[GROUP_SIZES.iter().position(|&g| g == group_size)?],
         };
         names.get::<T>()
     }
-}
-
-/// Version 16's block for `n` weight rows on `device`. As for versions 5
-/// and 6 (see [`Int4LinearVersion::tuned`]), about 2048 warps on 16-row
-/// tiles in the grid: `K` is split between the largest power of two at most
-/// `2048 / ceil(n / 16)` warps a tile, up to 8. The block holds 16 warps,
-/// `16 / warps_per_tile` row tiles, halved while that leaves more than a
-/// quarter of the multiprocessors without a block.
-fn v16_block(n: usize, device: &DeviceInfo) -> Int4LinearVersion {
-    let tiles = n.div_ceil(v16::ROWS_PER_TILE);
-    let share = (2048 / tiles).max(1);
-    let warps_per_tile = (1u32 << share.ilog2()).min(8);
-    let mut row_tiles = 16 / warps_per_tile;
-    let too_few = |row_tiles: u32| 4 * tiles.div_ceil(row_tiles as usize) < 3 * device.multiprocessors as usize;
-    while row_tiles > 1 && too_few(row_tiles) && v16::block_is_valid(row_tiles / 2, warps_per_tile) {
-        row_tiles /= 2;
-    }
-    Int4LinearVersion::V16 { row_tiles, warps: row_tiles * warps_per_tile }
 }
 
 /// The buffers of one call, by length (and the addresses whose alignment the
@@ -626,10 +580,10 @@ pub fn plan_version<T: Float>(
     }
     let unsupported = || Error::UnsupportedType { kernel: "int4_linear", version: version.number(), dtype: T::NAME };
     let kernel = version.kernel::<T>(m, shape.group_size).ok_or_else(unsupported)?;
-    let (m_tile, block, shared_mem_bytes) = match version {
-        Int4LinearVersion::V1 if m == 1 => (v1::DECODE_M_TILE, [v1::BLOCK_THREADS, 1, 1], v1::shared_bytes(1)),
-        Int4LinearVersion::V1 => (v1::BATCH_M_TILE, [v1::BLOCK_THREADS, 1, 1], v1::shared_bytes(v1::BATCH_M_TILE)),
-        Int4LinearVersion::V2 => (1, [v2::BLOCK_THREADS, 1, 1], v2::SHARED_BYTES),
+    let (m_tile, block_threads, shared_mem_bytes) = match version {
+        Int4LinearVersion::V1 if m == 1 => (v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1)),
+        Int4LinearVersion::V1 => (v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE)),
+        Int4LinearVersion::V2 => (1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
         Int4LinearVersion::V7 { split_k }
         | Int4LinearVersion::V10 { split_k }
         | Int4LinearVersion::V11 { split_k }
@@ -640,11 +594,11 @@ pub fn plan_version<T: Float>(
                 return Err(Error::InvalidSplitK { split_k, max: MAX_GRID_Z });
             }
             match version {
-                Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, [v10::BLOCK_THREADS, 1, 1], v10::SHARED_BYTES),
-                Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, [v11::BLOCK_THREADS, 1, 1], v11::SHARED_BYTES),
-                Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, [v12::BLOCK_THREADS, 1, 1], v12::SHARED_BYTES),
-                Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, [v13::BLOCK_THREADS, 1, 1], v13::SHARED_BYTES),
-                _ => (v7::BLOCK_M, [v7::BLOCK_THREADS, 1, 1], v7::SHARED_BYTES),
+                Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, v10::BLOCK_THREADS, v10::SHARED_BYTES),
+                Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, v11::BLOCK_THREADS, v11::SHARED_BYTES),
+                Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, v12::BLOCK_THREADS, v12::SHARED_BYTES),
+                Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, v13::BLOCK_THREADS, v13::SHARED_BYTES),
+                _ => (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES),
             }
         }
         Int4LinearVersion::V3 { warps }
@@ -661,14 +615,7 @@ pub fn plan_version<T: Float>(
                 Int4LinearVersion::V4 { .. } => v4::shared_bytes(warps, n_tiles, m.min(m_tile)),
                 _ => v3::shared_bytes(warps, n_tiles),
             };
-            (m_tile, [warps * 32, 1, 1], shared)
-        }
-        Int4LinearVersion::V16 { row_tiles, warps } => {
-            let warps_per_tile = warps / row_tiles.max(1);
-            if warps_per_tile * row_tiles != warps || !v16::block_is_valid(row_tiles, warps_per_tile) {
-                return Err(Error::InvalidBlockShape { row_tiles, warps });
-            }
-            (v16::M_TILE, [32 * warps_per_tile, row_tiles, 1], v16::shared_bytes(row_tiles, warps_per_tile))
+            (m_tile, warps * 32, shared)
         }
     };
     let mut blocks_n = shape.n.div_ceil(version.rows_per_block());
@@ -687,7 +634,11 @@ pub fn plan_version<T: Float>(
     let m_tiles = m.div_ceil(m_tile).min(MAX_GRID_Y as usize);
     let launch = Launch {
         kernel,
-        config: LaunchConfig { grid: [blocks_n as u32, m_tiles as u32, splits], block, shared_mem_bytes },
+        config: LaunchConfig {
+            grid: [blocks_n as u32, m_tiles as u32, splits],
+            block: [block_threads, 1, 1],
+            shared_mem_bytes,
+        },
     };
     let split_k = if splits > 1 {
         let reduce = Launch {

@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v16};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -345,59 +345,9 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
     ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() >= 10 || v.runs_on((8, 0))), || "runs_on".into())
 }
 
-/// Versions 3 to 6 (whose block is any number of warps), with `warps` per block.
+/// The versions whose block is a launch choice, with `warps` per block.
 fn tensor_core_versions(warps: u32) -> impl Iterator<Item = Int4LinearVersion> {
-    let any_warps = |v: &Int4LinearVersion| v.warps().is_some() && !matches!(v, Int4LinearVersion::V16 { .. });
-    Int4LinearVersion::ALL.into_iter().filter(any_warps).map(move |v| v.with_warps(warps))
-}
-
-/// Version 16's blocks, valid or not: row tiles and warps a tile from 1 to 16.
-fn v16_blocks() -> impl Iterator<Item = (u32, u32, bool)> {
-    let powers = [1, 2, 4, 8, 16];
-    powers.into_iter().flat_map(move |row_tiles| {
-        powers.into_iter().map(move |per_tile| (row_tiles, per_tile, v16::block_is_valid(row_tiles, per_tile)))
-    })
-}
-
-/// Version 16's launch: a 2-D block (warps of a row tile along x, row
-/// tiles along y), its rows a block, the ring's shared memory; every other
-/// block refused. Its block for the benchmark shapes.
-fn plans_v16_blocks(_: &mut Rng) -> TestResult {
-    let shape = Int4Shape::new(1000, 512, 128, Int4Mode::Symmetric)?;
-    let mut valid = 0;
-    for (row_tiles, per_tile, is_valid) in v16_blocks() {
-        let version = Int4LinearVersion::V16 { row_tiles, warps: row_tiles * per_tile };
-        let plan = int4_linear::plan_version::<bf16>(&shape, &buffers(20, &shape, true), version);
-        if !is_valid {
-            expect_error(plan, Error::InvalidBlockShape { row_tiles, warps: row_tiles * per_tile })?;
-            continue;
-        }
-        valid += 1;
-        let launch = only_launch(plan)?;
-        let rows = 16 * row_tiles as usize;
-        let ring = v16::STAGES * per_tile as usize * v16::STEPS_PER_WARP * 16 * 256;
-        ensure(
-            launch.kernel == "int4_linear_v16_g128_bf16"
-                && launch.config.grid == [1000usize.div_ceil(rows) as u32, 2, 1]
-                && launch.config.block == [32 * per_tile, row_tiles, 1]
-                && launch.config.shared_mem_bytes as usize == ring.max(row_tiles as usize * per_tile as usize * 1024),
-            || format!("{version:?}: {launch:?}"),
-        )?;
-    }
-    // 8 and 16 warps, with 1 to 16 row tiles dividing them and at most 8 warps a tile.
-    ensure(valid == 8, || format!("{valid} valid blocks"))?;
-    // Warps that do not split evenly between the row tiles.
-    let uneven = Int4LinearVersion::V16 { row_tiles: 4, warps: 10 };
-    expect_error(
-        int4_linear::plan_version::<f16>(&shape, &buffers(2, &shape, false), uneven),
-        Error::InvalidBlockShape { row_tiles: 4, warps: 10 },
-    )?;
-    for (n, row_tiles, warps) in [(4096, 2, 16), (11008, 4, 8), (28672, 16, 16), (8192, 4, 16), (64, 1, 8)] {
-        let tuned = Int4LinearVersion::V16 { row_tiles: 1, warps: 8 }.tuned(16, n, 4096, &H100);
-        let expected = Int4LinearVersion::V16 { row_tiles, warps };
-        ensure(tuned == expected, || format!("n = {n}: {tuned:?}, expected {expected:?}"))?;
-    }
-    Ok(())
+    Int4LinearVersion::ALL.into_iter().filter(|v| v.warps().is_some()).map(move |v| v.with_warps(warps))
 }
 
 /// Every version with its default launch, and versions 7 and 10 to 13 split
@@ -588,34 +538,6 @@ fn tensor_core_versions_every_block_size(kernels: &Kernels, rng: &mut Rng) -> Te
                 }
             }
         }
-    }
-    Ok(())
-}
-
-/// Version 16 with every valid block on shapes that are ragged for each:
-/// `N` not a multiple of its rows, `K` that ends in a partial step and a
-/// partial stage, one and several tiles of 16 activation rows, every group
-/// size and mode; and every invalid block refused before anything is written.
-fn v16_every_block_shape(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    for (i, (row_tiles, per_tile, is_valid)) in v16_blocks().enumerate() {
-        let version = Int4LinearVersion::V16 { row_tiles, warps: row_tiles * per_tile };
-        let (group_size, mode) = ([32, 64, 128][i % 3], MODES[i / 3 % 2]);
-        let m = [1, 9, 16, 17, 40][i % 5];
-        let n = 16 * row_tiles as usize * (1 + i % 3) + [0, 5, 13][i % 3];
-        let k = 128 * (per_tile as usize * v16::STEPS_PER_WARP * (1 + i % 2) + 1) + [0, group_size][i / 2 % 2];
-        let shape = Int4Shape::new(n, k, group_size, mode)?;
-        if is_valid {
-            check_layer(kernels, rng, m, shape, i % 2 == 0, &[version])?;
-            continue;
-        }
-        let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, mode)?;
-        let layer = kernels.upload_int4_linear(&weights, None)?;
-        let dx = kernels.upload(&f16::from_f32_slice(&rng.normals(m * k, 1.0)))?;
-        let mut y = poisoned::<f16>(kernels, m * n);
-        let call = kernels.int4_linear_version(version, &dx, m, &layer, &mut y, kernels.stream());
-        expect_error(call, Error::InvalidBlockShape { row_tiles, warps: row_tiles * per_tile })?;
-        let untouched = download(kernels, &y).iter().all(|v| v.to_f32().is_nan());
-        ensure(untouched, || format!("{version:?}: refused, but wrote y"))?;
     }
     Ok(())
 }
@@ -884,12 +806,10 @@ fn main() {
         cpu_test("cpu::plans_check_shapes", plans_check_shapes),
         cpu_test("cpu::plans_split_k", plans_split_k),
         cpu_test("cpu::plans_wgmma_versions", plans_wgmma_versions),
-        cpu_test("cpu::plans_v16_blocks", plans_v16_blocks),
         cpu_test("cpu::device_unpacking_is_exact", device_unpacking_is_exact),
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),
         gpu_test("gpu::tensor_core_versions_every_block_size", tensor_core_versions_every_block_size),
-        gpu_test("gpu::v16_every_block_shape", v16_every_block_shape),
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
         capturing_gpu_test("gpu::split_k_workspace_in_graphs_and_streams", split_k_workspace_in_graphs_and_streams),

@@ -7,7 +7,6 @@
 use crate::cases::LINEAR_VERSIONS;
 use crate::model::{Case, Dtype, LinearShape, Op, Size};
 use quant_kernels::abi::int4_linear::v3::MAX_WARPS;
-use quant_kernels::abi::int4_linear::v16;
 use quant_kernels::cust::memory::{DeviceCopy, DeviceSlice};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{self, DeviceInt4Linear, Int4LinearBuffers, Int4LinearVersion};
@@ -106,10 +105,6 @@ pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
     match (variant.version, variant.block) {
         (_, None) => true,
         (version, Some(threads)) if version.split_k().is_some() => threads == 256,
-        (Int4LinearVersion::V16 { row_tiles, .. }, Some(threads)) => {
-            let warps = threads / 32;
-            warps % row_tiles == 0 && v16::block_is_valid(row_tiles, warps / row_tiles)
-        }
         (version, Some(threads)) => version.warps().is_some() && threads <= 32 * MAX_WARPS,
     }
 }
@@ -132,15 +127,6 @@ pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) ->
             versions.push(version);
         }
         versions.push(tuned);
-        if let Int4LinearVersion::V16 { row_tiles, warps } = tuned {
-            // Half and twice the row tiles a block, with as many warps a tile, to compare.
-            let per_tile = warps / row_tiles;
-            for row_tiles in [row_tiles / 2, 2 * row_tiles] {
-                if row_tiles > 0 && v16::block_is_valid(row_tiles, per_tile) {
-                    versions.push(Int4LinearVersion::V16 { row_tiles, warps: row_tiles * per_tile });
-                }
-            }
-        }
     }
     versions
 }
@@ -162,15 +148,13 @@ pub fn linear_case(shape: LinearShape, variant: Variant<Int4LinearVersion>) -> c
 }
 
 fn case(op: Op, launch: Launch, version: String, dtype: Dtype, size: Size) -> Case {
-    Case { op, kernel: launch.kernel, version, dtype, block: Some(launch.config.block.iter().product()), size }
+    Case { op, kernel: launch.kernel, version, dtype, block: Some(launch.config.block[0]), size }
 }
 
-/// `v1`, `v2`, ..., `v7 split 4` where version 7 (or 10) splits `K`, and
-/// `v16 rows 64` for version 16's weight rows a block.
+/// `v1`, `v2`, ..., and `v7 split 4` where version 7 (or 10) splits `K`.
 pub fn version_name(version: Int4LinearVersion) -> String {
-    match (version, version.split_k()) {
-        (Int4LinearVersion::V16 { row_tiles, .. }, _) => format!("v16 rows {}", 16 * row_tiles),
-        (_, Some(splits)) if splits > 1 => format!("v{} split {splits}", version.number()),
+    match version.split_k() {
+        Some(splits) if splits > 1 => format!("v{} split {splits}", version.number()),
         _ => format!("v{}", version.number()),
     }
 }

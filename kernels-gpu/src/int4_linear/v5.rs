@@ -29,7 +29,7 @@
 
 use super::GroupParams;
 use super::mma_tile::{Epilogue, LanePosition, activation_tiles, entry_points};
-use crate::device::{Vec4, dynamic_shared_memory, prefetch_l2};
+use crate::device::{Vec4, prefetch_l2};
 use crate::float::Bf16;
 use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use core::array::from_fn;
@@ -54,27 +54,23 @@ entry_points! {
     int4_linear_v5_m16_g128_bf16: Bf16, 2, 128, 1;
 }
 
-/// The weights of one step of a lane, loaded: in each of its `R` tiles of
-/// 16 weight rows, its 4 code words of rows `g` and `g + 8`, and per row the
-/// f16 scales (group `q` of the step in bits `16q ..`) and zero points (bits
-/// `4q ..`) of the step's groups, kept packed until used (at most 4 groups).
-#[derive(Clone, Copy)]
-pub(super) struct StepWeights<const R: usize> {
+/// One step of a lane, loaded: in each of its `R` tiles of 16 weight rows,
+/// its 4 code words of rows `g` and `g + 8`, and per row the f16 scales
+/// (group `q` of the step in bits `16q ..`) and zero points (bits `4q ..`)
+/// of the step's groups, kept packed until used (at most 4 groups); and the
+/// 16 activation pairs of each MMA tile of activation rows.
+struct Step<const N_TILES: usize, const R: usize> {
     codes: [[[u32; 4]; 2]; R],
     scales: [[u64; 2]; R],
     zeros: [[u32; 2]; R],
+    activations: [[u32; 16]; N_TILES],
 }
-
-/// The activations of one step of a lane: the 16 pairs of each MMA tile of
-/// activation rows, pairs `4 j .. 4 j + 4` the 8 activations of the columns
-/// of its code word `j` ([`GroupedLane::word_column`]).
-pub(super) type StepActivations<const N_TILES: usize> = [[u32; 16]; N_TILES];
 
 /// What a lane reads and multiplies, step by step, for one tile of
 /// activation rows: groups of `G` columns (a constant, so that every loop
 /// over a step's groups and words unrolls into registers, and each group
 /// size gets the registers it needs), `R` tiles of 16 weight rows.
-pub(super) struct GroupedLane<T, const N_TILES: usize, const G: usize, const R: usize> {
+struct GroupedLane<T, const N_TILES: usize, const G: usize, const R: usize> {
     groups: GroupParams,
     /// The lane's two weight rows in each row tile.
     rows: [[usize; 2]; R],
@@ -96,15 +92,14 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     const WORDS_PER_GROUP: usize = G / 32;
 
     /// The lane `position` of a block working on activation rows from
-    /// `first_m` of `x[m][k]` and on `R` tiles of 16 weight rows of `n`,
-    /// the block's row tiles from `first_tile` (from `position.first_row`).
+    /// `first_m` of `x[m][k]` and `16 R` weight rows from `position.first_row`
+    /// of `n`.
     ///
     /// # Safety
     /// As for the entry points; `first_m < m`.
     #[inline(always)]
-    pub(super) unsafe fn new(
+    unsafe fn new(
         position: &LanePosition,
-        first_tile: usize,
         x: *const T,
         qweight: *const u32,
         groups: GroupParams,
@@ -115,7 +110,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
             // SAFETY: row < m.
             (row < m).then(|| unsafe { x.add(row * k) })
         });
-        let rows: [[usize; 2]; R] = from_fn(|tile| position.tile_rows(first_tile + tile, n));
+        let rows: [[usize; 2]; R] = from_fn(|tile| position.tile_rows(tile, n));
         // Row g of the tile's band (of the last band for a tile past n, whose
         // rows are clamped): padding rows make it a row of qweight.
         let codes = rows.map(|[row, _]| qweight.wrapping_add(row_start(k, row / BAND_ROWS * BAND_ROWS + position.g)));
@@ -131,23 +126,19 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
 
     /// Column of word `j` of the lane, from the start of a step.
     #[inline(always)]
-    pub(super) fn word_column(&self, j: usize) -> usize {
+    fn word_column(&self, j: usize) -> usize {
         (j / Self::WORDS_PER_GROUP) * G + self.t * (G / 4) + (j % Self::WORDS_PER_GROUP) * 8
     }
 
-    /// Whether word `j` of step `step` holds columns below `k` (a partial
-    /// last step, or a step past the end, has words that do not).
+    /// Loads step `step`. Groups past the row's end (a partial last step,
+    /// or a step past the end) give zero codes, activations and scales and
+    /// read nothing.
     #[inline(always)]
-    fn word_valid(&self, step: usize, j: usize) -> bool {
-        step * Self::GROUPS_PER_STEP + j / Self::WORDS_PER_GROUP < self.groups.groups_per_row
-    }
-
-    /// Loads the weights of step `step`. Groups past the row's end give zero
-    /// codes and scales and read nothing.
-    #[inline(always)]
-    pub(super) fn load_weights(&self, step: usize) -> StepWeights<R> {
+    fn load(&self, step: usize) -> Step<N_TILES, R> {
         let first_group = step * Self::GROUPS_PER_STEP;
         let groups_per_row = self.groups.groups_per_row;
+        let valid = |j: usize| first_group + j / Self::WORDS_PER_GROUP < groups_per_row;
+        let column = |j: usize| step * STEP_K + self.word_column(j);
         let codes = from_fn(|tile| {
             from_fn(|r| {
                 // SAFETY: each load below is of valid words (columns below
@@ -156,7 +147,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
                     let mut words = [0u32; 4];
                     // One load per group: 16 bytes, 8 or 4.
                     for j in (0..4).step_by(Self::WORDS_PER_GROUP) {
-                        if !self.word_valid(step, j) {
+                        if !valid(j) {
                             continue;
                         }
                         let first = self.code_word(tile, r, step, self.word_column(j) / 8);
@@ -173,6 +164,19 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
                     words
                 }
             })
+        });
+        let activations = from_fn(|tile| {
+            let mut pairs = [0u32; 16];
+            if let Some(row) = self.x_rows[tile] {
+                for j in 0..4 {
+                    if valid(j) {
+                        // SAFETY: 8 activations (16 bytes, aligned: k % 32 == 0) inside row `row`.
+                        let quad = unsafe { (*row.add(column(j)).cast::<Vec4<u32>>()).0 };
+                        pairs[4 * j..4 * j + 4].copy_from_slice(&quad);
+                    }
+                }
+            }
+            pairs
         });
         let full = first_group + Self::GROUPS_PER_STEP <= groups_per_row;
         let scales = from_fn(|tile| {
@@ -212,26 +216,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
                 nibbles
             })
         });
-        StepWeights { codes, scales, zeros }
-    }
-
-    /// Loads the activations of step `step` from `x` (zeros past `k`, or
-    /// for a tile past `m`, without reading).
-    #[inline(always)]
-    fn load_activations(&self, step: usize) -> StepActivations<N_TILES> {
-        from_fn(|tile| {
-            let mut pairs = [0u32; 16];
-            if let Some(row) = self.x_rows[tile] {
-                for j in 0..4 {
-                    if self.word_valid(step, j) {
-                        // SAFETY: 8 activations (16 bytes, aligned: k % 32 == 0) inside row `row`.
-                        let quad = unsafe { (*row.add(step * STEP_K + self.word_column(j)).cast::<Vec4<u32>>()).0 };
-                        pairs[4 * j..4 * j + 4].copy_from_slice(&quad);
-                    }
-                }
-            }
-            pairs
-        })
+        Step { codes, scales, zeros, activations }
     }
 
     /// Asks the L2 for the codes of steps `first_step ..` (`F` of them) of
@@ -239,7 +224,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     /// `g + 8` (`t % 2`) of step `first_step + t / 2` in every row tile
     /// (each 128-byte line twice: it holds two rows' 64 bytes).
     #[inline(always)]
-    pub(super) fn prefetch(&self, first_step: usize) {
+    fn prefetch(&self, first_step: usize) {
         let steps = self.groups.groups_per_row.div_ceil(Self::GROUPS_PER_STEP);
         let step = first_step + self.t / 2;
         if self.t / 2 < STEPS_IN_FLIGHT && step < steps {
@@ -254,11 +239,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     /// group, the MMAs of its columns into fresh tiles, then the scale and
     /// zero point. The activation sums serve every row tile.
     #[inline(always)]
-    pub(super) fn accumulate(
-        acc: &mut [[[f32; 4]; N_TILES]; R],
-        weights: &StepWeights<R>,
-        activations: &StepActivations<N_TILES>,
-    ) {
+    fn accumulate(acc: &mut [[[f32; 4]; N_TILES]; R], loaded: &Step<N_TILES, R>) {
         let ones = splat2(T::ONE_BITS);
         for q in 0..Self::GROUPS_PER_STEP {
             let mut products = [[[0.0f32; 4]; N_TILES]; R];
@@ -267,14 +248,14 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
                 for half in 0..2u32 {
                     let slot = 4 * j + 2 * half as usize;
                     for tile in 0..N_TILES {
-                        let b = [activations[tile][slot], activations[tile][slot + 1]];
+                        let b = [loaded.activations[tile][slot], loaded.activations[tile][slot + 1]];
                         T::mma(&mut sums[tile], [ones; 4], b);
                     }
-                    for (codes, products) in weights.codes.iter().zip(&mut products) {
+                    for (codes, products) in loaded.codes.iter().zip(&mut products) {
                         let pair = |r: usize, p: u32| magic_plus_codes::<T>(codes[r][j] >> (4 * p));
                         let a = [pair(0, 2 * half), pair(1, 2 * half), pair(0, 2 * half + 1), pair(1, 2 * half + 1)];
                         for tile in 0..N_TILES {
-                            let b = [activations[tile][slot], activations[tile][slot + 1]];
+                            let b = [loaded.activations[tile][slot], loaded.activations[tile][slot + 1]];
                             T::mma(&mut products[tile], a, b);
                         }
                     }
@@ -282,8 +263,8 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
             }
             for row_tile in 0..R {
                 let scale: [f32; 2] =
-                    from_fn(|r| f16::from_bits((weights.scales[row_tile][r] >> (16 * q)) as u16) as f32);
-                let offset: [f32; 2] = from_fn(|r| T::MAGIC + ((weights.zeros[row_tile][r] >> (4 * q)) & 0xF) as f32);
+                    from_fn(|r| f16::from_bits((loaded.scales[row_tile][r] >> (16 * q)) as u16) as f32);
+                let offset: [f32; 2] = from_fn(|r| T::MAGIC + ((loaded.zeros[row_tile][r] >> (4 * q)) & 0xF) as f32);
                 for tile in 0..N_TILES {
                     for c in 0..4 {
                         let r = c / 2; // registers 0, 1: row g; 2, 3: row g + 8
@@ -325,8 +306,7 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
     for first_m in activation_tiles(m, M_PER_TILE * N_TILES) {
         let groups = GroupParams::new(scales, zeros, k, G as u32);
         // SAFETY: forwarded from the caller; first_m < m.
-        let lane =
-            unsafe { GroupedLane::<T, N_TILES, G, R>::new(&position, 0, x, qweight, groups, (m, n, k, first_m)) };
+        let lane = unsafe { GroupedLane::<T, N_TILES, G, R>::new(&position, x, qweight, groups, (m, n, k, first_m)) };
         let mut acc = [[[0.0f32; 4]; N_TILES]; R];
         // As in version 3: F consecutive steps a time per warp.
         let mut step = warp * F;
@@ -337,11 +317,10 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
             // the DRAM reads start early without holding registers, and the
             // loads of that batch then wait on the L2.
             lane.prefetch(step + PREFETCH_BATCHES * warps * F);
-            let batch: [(StepWeights<R>, StepActivations<N_TILES>); F] =
-                from_fn(|u| (lane.load_weights(step + u), lane.load_activations(step + u)));
-            for (u, (weights, activations)) in batch.iter().enumerate() {
+            let batch: [Step<N_TILES, R>; F] = from_fn(|u| lane.load(step + u));
+            for (u, loaded) in batch.iter().enumerate() {
                 if step + u < steps {
-                    GroupedLane::<T, N_TILES, G, R>::accumulate(&mut acc, weights, activations);
+                    GroupedLane::<T, N_TILES, G, R>::accumulate(&mut acc, loaded);
                 }
             }
             step += warps * F;
@@ -351,9 +330,7 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
             let first_row = position.first_row + ROWS_PER_TILE * row_tile;
             let epilogue = Epilogue { bias, y, m, n };
             // SAFETY: y holds m x n elements and bias n (or is null).
-            unsafe {
-                epilogue.store::<N_TILES>(dynamic_shared_memory(), first_row, first_m, acc, warp, position.lane, warps)
-            };
+            unsafe { epilogue.store::<N_TILES>(first_row, first_m, acc, warp, position.lane, warps) };
         }
     }
 }
