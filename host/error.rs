@@ -23,6 +23,9 @@ pub enum Error {
     Misaligned { argument: &'static str, align: usize },
     /// A launch asked for a block size the kernel does not take.
     InvalidBlockThreads { threads: u32, max: u32 },
+    /// A block of `warps` warps that do not split evenly between
+    /// `row_groups` groups (int4 version 17).
+    InvalidBlockShape { row_groups: u32, warps: u32 },
     /// A split of `K` into no slices, or into more than a grid holds.
     InvalidSplitK { split_k: u32, max: u32 },
     /// A dimension or product of dimensions beyond what the kernel indexes.
@@ -75,6 +78,11 @@ impl fmt::Display for Error {
             Error::InvalidBlockThreads { threads, max } => {
                 write!(f, "a block of {threads} threads: it must be a multiple of 32 from 32 to {max}")
             }
+            Error::InvalidBlockShape { row_groups, warps } => write!(
+                f,
+                "a block of {warps} warps in {row_groups} groups: the warps must split evenly between at least \
+                 one group"
+            ),
             Error::InvalidSplitK { split_k, max } => {
                 write!(f, "a split of K into {split_k} slices: it must be from 1 to {max}")
             }

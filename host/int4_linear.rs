@@ -27,7 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -75,6 +75,21 @@ pub const V6_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
         PerFloat { f32: None, f16: Some("int4_linear_v6_m16_g32_f16"), bf16: Some("int4_linear_v6_m16_g32_bf16") },
         PerFloat { f32: None, f16: Some("int4_linear_v6_m16_g64_f16"), bf16: Some("int4_linear_v6_m16_g64_bf16") },
         PerFloat { f32: None, f16: Some("int4_linear_v6_m16_g128_f16"), bf16: Some("int4_linear_v6_m16_g128_bf16") },
+    ],
+];
+
+/// Version 17's entry points, indexed as [`V5_KERNELS`] (`m_tile` 8: version
+/// 5's body; 16: version 6's).
+pub const V17_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
+    [
+        PerFloat { f32: None, f16: Some("int4_linear_v17_m8_g32_f16"), bf16: Some("int4_linear_v17_m8_g32_bf16") },
+        PerFloat { f32: None, f16: Some("int4_linear_v17_m8_g64_f16"), bf16: Some("int4_linear_v17_m8_g64_bf16") },
+        PerFloat { f32: None, f16: Some("int4_linear_v17_m8_g128_f16"), bf16: Some("int4_linear_v17_m8_g128_bf16") },
+    ],
+    [
+        PerFloat { f32: None, f16: Some("int4_linear_v17_m16_g32_f16"), bf16: Some("int4_linear_v17_m16_g32_bf16") },
+        PerFloat { f32: None, f16: Some("int4_linear_v17_m16_g64_f16"), bf16: Some("int4_linear_v17_m16_g64_bf16") },
+        PerFloat { f32: None, f16: Some("int4_linear_v17_m16_g128_f16"), bf16: Some("int4_linear_v17_m16_g128_bf16") },
     ],
 ];
 
@@ -178,11 +193,19 @@ pub enum Int4LinearVersion {
     /// faster than version 12 on the larger shapes, 0.94-1.07x of it on the
     /// smallest (docs/PERF.md, run 17).
     V13 { split_k: u32 },
+    /// Versions 5 (up to 8 activation rows) and 6 (up to 16) in a 2-D block
+    /// of `row_groups` groups of warps, `warps` in all: each group takes
+    /// its own weight rows and its warps split `K`, so the groups read the
+    /// same activations at about the same time and all but the first find
+    /// them in L1. `warps` must be a multiple of `row_groups`, at most 16.
+    /// (Versions 14 to 16 were measured and removed: docs/PERF.md, runs
+    /// 19, 21 and 22.)
+    V17 { row_groups: u32, warps: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 12] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -194,6 +217,7 @@ impl Int4LinearVersion {
         Self::V11 { split_k: 1 },
         Self::V12 { split_k: 1 },
         Self::V13 { split_k: 1 },
+        Self::V17 { row_groups: 2, warps: 8 },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -204,6 +228,12 @@ impl Int4LinearVersion {
             "f32" => Self::V1,
             // Measured on the H100 (docs/PERF.md, run 8): v5 up to one MMA
             // tile of activation rows; v6 (32 weight rows a warp) past it.
+            // Run 22: v5's body in v17's blocks of row groups is faster on
+            // the largest layers (2.4-6%), not on those of 4096 x 4096 to
+            // 11008 x 4096.
+            _ if m <= v3::M_PER_TILE && n.saturating_mul(k) >= V17_FROM_WEIGHTS => {
+                Self::V17 { row_groups: 1, warps: 1 }
+            }
             _ if m <= v3::M_PER_TILE => Self::V5 { warps: v3::DEFAULT_WARPS },
             // Past v7::ABOVE_M rows the GEMM, which reads each weight once
             // per 128 activation rows, with K split where its grid is small.
@@ -247,13 +277,17 @@ impl Int4LinearVersion {
         if self.split_k().is_some() {
             return self.with_split_k(tiled_split_k(self, m, n, k, device));
         }
+        if let Self::V17 { .. } = self {
+            return v17_block(m, n, device);
+        }
         let share = (2048 / n.div_ceil(v3::ROWS_PER_BLOCK).max(1)).max(1);
         let warps = (1u32 << share.ilog2()).clamp(2, v3::DEFAULT_WARPS);
         self.with_warps(warps)
     }
 
-    /// Output features (`n`) per block.
-    pub fn rows_per_block(self) -> usize {
+    /// Output features (`n`) per block, for `m` activation rows (version
+    /// 17's groups take twice the rows past 8).
+    pub fn rows_per_block(self, m: usize) -> usize {
         match self {
             Self::V1 => v1::ROWS_PER_BLOCK,
             Self::V2 => v2::ROWS_PER_BLOCK,
@@ -264,6 +298,7 @@ impl Int4LinearVersion {
             Self::V11 { .. } => v11::BLOCK_N,
             Self::V12 { .. } => v12::BLOCK_N,
             Self::V13 { .. } => v13::BLOCK_N,
+            Self::V17 { row_groups, .. } => v17::ROWS_PER_GROUP[wide_tile(m) as usize] * row_groups as usize,
         }
     }
 
@@ -278,7 +313,11 @@ impl Int4LinearVersion {
             | Self::V11 { .. }
             | Self::V12 { .. }
             | Self::V13 { .. } => None,
-            Self::V3 { warps } | Self::V4 { warps } | Self::V5 { warps } | Self::V6 { warps } => Some(warps),
+            Self::V3 { warps }
+            | Self::V4 { warps }
+            | Self::V5 { warps }
+            | Self::V6 { warps }
+            | Self::V17 { warps, .. } => Some(warps),
         }
     }
 
@@ -302,6 +341,7 @@ impl Int4LinearVersion {
             Self::V4 { .. } => Self::V4 { warps },
             Self::V5 { .. } => Self::V5 { warps },
             Self::V6 { .. } => Self::V6 { warps },
+            Self::V17 { row_groups, .. } => Self::V17 { row_groups, warps },
             fixed => fixed,
         }
     }
@@ -333,6 +373,7 @@ impl Int4LinearVersion {
             Self::V11 { .. } => 11,
             Self::V12 { .. } => 12,
             Self::V13 { .. } => 13,
+            Self::V17 { .. } => 17,
         }
     }
 
@@ -358,7 +399,7 @@ impl Int4LinearVersion {
     /// groups of `group_size`, if the version has one (with split-K, the
     /// first of its two kernels).
     pub fn kernel<T: Float>(self, m: usize, group_size: usize) -> Option<&'static str> {
-        let wide = m > v3::M_PER_TILE * v3::N_TILES[0];
+        let wide = wide_tile(m);
         let f32_only = |name| PerFloat { f32: Some(name), f16: None, bf16: None };
         let names = match self {
             Self::V1 if m == 1 => f32_only(V1_DECODE_KERNEL),
@@ -380,9 +421,42 @@ impl Int4LinearVersion {
             Self::V12 { .. } => V12_KERNELS,
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
             Self::V13 { .. } => V13_KERNELS,
+            Self::V17 { .. } => V17_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
         };
         names.get::<T>()
     }
+}
+
+/// The weights (`n * k`) from which [`Int4LinearVersion::best_for`] takes
+/// version 17 for up to 8 activation rows: on the H100 (docs/PERF.md, run
+/// 22) it was 5.9% faster than version 5 at 28672 x 8192 and 2.4% at 8192
+/// x 28672 (235M weights), and 0-9% slower at 4096 x 4096 to 11008 x 4096
+/// (45M at most).
+pub const V17_FROM_WEIGHTS: usize = 1 << 27;
+
+/// Whether `m` activation rows take the versions' wide tile (16 rows a
+/// block, `_m16_` entry points) rather than 8.
+fn wide_tile(m: usize) -> bool {
+    m > v3::M_PER_TILE * v3::N_TILES[0]
+}
+
+/// Version 17's block for `m` activation rows and `n` weight rows on
+/// `device`. As versions 5 and 6 ([`Int4LinearVersion::tuned`]), `K` is
+/// split between the largest power of two at most `2048 / ceil(n / 16)`
+/// warps a group, here from 1 to 8. The block holds as many groups as make
+/// `v17::MAX_WARPS` warps (16, or 8 for 16 activation rows), halved while
+/// that leaves more than a quarter of the multiprocessors without a block.
+fn v17_block(m: usize, n: usize, device: &DeviceInfo) -> Int4LinearVersion {
+    let share = (2048 / n.div_ceil(v3::ROWS_PER_BLOCK).max(1)).max(1);
+    let per_group = (1u32 << share.ilog2()).min(8);
+    let most_warps = v17::MAX_WARPS[wide_tile(m) as usize];
+    let mut row_groups = (most_warps / per_group).max(1);
+    let rows = v17::ROWS_PER_GROUP[wide_tile(m) as usize];
+    let too_few = |groups: u32| 4 * n.div_ceil(rows * groups as usize) < 3 * device.multiprocessors as usize;
+    while row_groups > 1 && too_few(row_groups) {
+        row_groups /= 2;
+    }
+    Int4LinearVersion::V17 { row_groups, warps: row_groups * per_group }
 }
 
 /// The buffers of one call, by length (and the addresses whose alignment the
@@ -441,7 +515,7 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
         Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, 2000),
         _ => return 1,
     };
-    let block_n = version.rows_per_block();
+    let block_n = version.rows_per_block(m);
     const REDUCE_NS: u128 = 3000;
     let slice_ns = (block_n * block_m) as u128 * 4 * 2 / 3000; // bytes at 3 bytes/ns
     let tiles = (n.div_ceil(block_n) * m.div_ceil(block_m)) as u128;
@@ -580,10 +654,10 @@ pub fn plan_version<T: Float>(
     }
     let unsupported = || Error::UnsupportedType { kernel: "int4_linear", version: version.number(), dtype: T::NAME };
     let kernel = version.kernel::<T>(m, shape.group_size).ok_or_else(unsupported)?;
-    let (m_tile, block_threads, shared_mem_bytes) = match version {
-        Int4LinearVersion::V1 if m == 1 => (v1::DECODE_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(1)),
-        Int4LinearVersion::V1 => (v1::BATCH_M_TILE, v1::BLOCK_THREADS, v1::shared_bytes(v1::BATCH_M_TILE)),
-        Int4LinearVersion::V2 => (1, v2::BLOCK_THREADS, v2::SHARED_BYTES),
+    let (m_tile, block, shared_mem_bytes) = match version {
+        Int4LinearVersion::V1 if m == 1 => (v1::DECODE_M_TILE, [v1::BLOCK_THREADS, 1, 1], v1::shared_bytes(1)),
+        Int4LinearVersion::V1 => (v1::BATCH_M_TILE, [v1::BLOCK_THREADS, 1, 1], v1::shared_bytes(v1::BATCH_M_TILE)),
+        Int4LinearVersion::V2 => (1, [v2::BLOCK_THREADS, 1, 1], v2::SHARED_BYTES),
         Int4LinearVersion::V7 { split_k }
         | Int4LinearVersion::V10 { split_k }
         | Int4LinearVersion::V11 { split_k }
@@ -594,11 +668,11 @@ pub fn plan_version<T: Float>(
                 return Err(Error::InvalidSplitK { split_k, max: MAX_GRID_Z });
             }
             match version {
-                Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, v10::BLOCK_THREADS, v10::SHARED_BYTES),
-                Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, v11::BLOCK_THREADS, v11::SHARED_BYTES),
-                Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, v12::BLOCK_THREADS, v12::SHARED_BYTES),
-                Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, v13::BLOCK_THREADS, v13::SHARED_BYTES),
-                _ => (v7::BLOCK_M, v7::BLOCK_THREADS, v7::SHARED_BYTES),
+                Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, [v10::BLOCK_THREADS, 1, 1], v10::SHARED_BYTES),
+                Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, [v11::BLOCK_THREADS, 1, 1], v11::SHARED_BYTES),
+                Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, [v12::BLOCK_THREADS, 1, 1], v12::SHARED_BYTES),
+                Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, [v13::BLOCK_THREADS, 1, 1], v13::SHARED_BYTES),
+                _ => (v7::BLOCK_M, [v7::BLOCK_THREADS, 1, 1], v7::SHARED_BYTES),
             }
         }
         Int4LinearVersion::V3 { warps }
@@ -615,10 +689,22 @@ pub fn plan_version<T: Float>(
                 Int4LinearVersion::V4 { .. } => v4::shared_bytes(warps, n_tiles, m.min(m_tile)),
                 _ => v3::shared_bytes(warps, n_tiles),
             };
-            (m_tile, warps * 32, shared)
+            (m_tile, [warps * 32, 1, 1], shared)
+        }
+        Int4LinearVersion::V17 { row_groups, warps } => {
+            let most = v17::MAX_WARPS[wide_tile(m) as usize];
+            if !(1..=most).contains(&warps) {
+                return Err(Error::InvalidBlockThreads { threads: warps.saturating_mul(32), max: 32 * most });
+            }
+            let per_group = warps / row_groups.max(1);
+            if row_groups == 0 || per_group * row_groups != warps {
+                return Err(Error::InvalidBlockShape { row_groups, warps });
+            }
+            let n_tiles = v3::N_TILES[wide_tile(m) as usize];
+            (v3::M_PER_TILE * n_tiles, [32 * per_group, row_groups, 1], v3::shared_bytes(warps, n_tiles))
         }
     };
-    let mut blocks_n = shape.n.div_ceil(version.rows_per_block());
+    let mut blocks_n = shape.n.div_ceil(version.rows_per_block(m));
     if let Int4LinearVersion::V13 { .. } = version {
         // Whole clusters; its tensor map's box coordinates are 32-bit signed
         // and reach one tile past m and a step past k.
@@ -634,11 +720,7 @@ pub fn plan_version<T: Float>(
     let m_tiles = m.div_ceil(m_tile).min(MAX_GRID_Y as usize);
     let launch = Launch {
         kernel,
-        config: LaunchConfig {
-            grid: [blocks_n as u32, m_tiles as u32, splits],
-            block: [block_threads, 1, 1],
-            shared_mem_bytes,
-        },
+        config: LaunchConfig { grid: [blocks_n as u32, m_tiles as u32, splits], block, shared_mem_bytes },
     };
     let split_k = if splits > 1 {
         let reduce = Launch {

@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -88,6 +88,15 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         let tuned = Int4LinearVersion::best_for::<f16>(m, n, 4096, &H100);
         let expected = if m <= 8 { Int4LinearVersion::V5 { warps } } else { Int4LinearVersion::V6 { warps } };
         ensure(tuned == expected, || format!("m = {m}, n = {n}: {tuned:?}"))?;
+    }
+    // The largest layers at M <= 8: version 17 (run 22); M = 16: still version 6.
+    for (m, n, k, expected) in [
+        (1, 28672, 8192, Int4LinearVersion::V17 { row_groups: 16, warps: 16 }),
+        (8, 8192, 28672, Int4LinearVersion::V17 { row_groups: 4, warps: 16 }),
+        (16, 28672, 8192, Int4LinearVersion::V6 { warps: 2 }),
+    ] {
+        let chosen = Int4LinearVersion::best_for::<bf16>(m, n, k, &H100);
+        ensure(chosen == expected, || format!("{m}x{n}x{k}: {chosen:?}"))?;
     }
     let chosen = Int4LinearVersion::best_for::<f32>(1, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
@@ -345,9 +354,80 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
     ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() >= 10 || v.runs_on((8, 0))), || "runs_on".into())
 }
 
-/// The versions whose block is a launch choice, with `warps` per block.
+/// Versions 3 to 6 (whose block is any number of warps), with `warps` per
+/// block; version 17 too, in one group.
 fn tensor_core_versions(warps: u32) -> impl Iterator<Item = Int4LinearVersion> {
-    Int4LinearVersion::ALL.into_iter().filter(|v| v.warps().is_some()).map(move |v| v.with_warps(warps))
+    let one_group = move |v: Int4LinearVersion| match v {
+        Int4LinearVersion::V17 { .. } => Int4LinearVersion::V17 { row_groups: 1, warps },
+        v => v.with_warps(warps),
+    };
+    Int4LinearVersion::ALL.into_iter().filter(|v| v.warps().is_some()).map(one_group)
+}
+
+/// Version 17's blocks for `m` activation rows, valid or not: groups from
+/// 1 to 16, warps a group from 1 to 16.
+fn v17_blocks(m: usize) -> impl Iterator<Item = (u32, u32, bool)> {
+    let (powers, most) = ([1, 2, 4, 8, 16], v17::MAX_WARPS[(m > 8) as usize]);
+    powers.into_iter().flat_map(move |groups| {
+        powers.into_iter().map(move |per_group| (groups, per_group, groups * per_group <= most))
+    })
+}
+
+/// Version 17's launch: a 2-D block (a group's warps along x, groups along
+/// y), its rows a block by tile width, every warp's partial tiles in shared
+/// memory; blocks of more than 16 warps or uneven groups refused. Its
+/// block for the benchmark shapes.
+fn plans_v17_blocks(_: &mut Rng) -> TestResult {
+    let shape = Int4Shape::new(1000, 512, 128, Int4Mode::Symmetric)?;
+    for (m, kernel, rows, n_tiles) in
+        [(8, "int4_linear_v17_m8_g128_bf16", 16, 1), (20, "int4_linear_v17_m16_g128_bf16", 32, 2)]
+    {
+        for (groups, per_group, valid) in v17_blocks(m) {
+            let version = Int4LinearVersion::V17 { row_groups: groups, warps: groups * per_group };
+            let plan = int4_linear::plan_version::<bf16>(&shape, &buffers(m, &shape, true), version);
+            if !valid {
+                let (threads, max) = (32 * groups * per_group, 32 * v17::MAX_WARPS[(m > 8) as usize]);
+                expect_error(plan, Error::InvalidBlockThreads { threads, max })?;
+                continue;
+            }
+            let launch = only_launch(plan)?;
+            let rows = rows * groups as usize;
+            let m_tiles = m.div_ceil(8 * n_tiles) as u32;
+            ensure(
+                launch.kernel == kernel
+                    && launch.config.grid == [1000usize.div_ceil(rows) as u32, m_tiles, 1]
+                    && launch.config.block == [32 * per_group, groups, 1]
+                    && launch.config.shared_mem_bytes == groups * per_group * n_tiles as u32 * 512,
+                || format!("{version:?}, m = {m}: {launch:?}"),
+            )?;
+        }
+    }
+    for (row_groups, warps) in [(3, 10), (0, 8)] {
+        expect_error(
+            int4_linear::plan_version::<f16>(
+                &shape,
+                &buffers(2, &shape, false),
+                Int4LinearVersion::V17 { row_groups, warps },
+            ),
+            Error::InvalidBlockShape { row_groups, warps },
+        )?;
+    }
+    for (m, n, row_groups, warps) in [
+        (1, 4096, 2, 16),
+        (1, 11008, 4, 8),
+        (1, 28672, 16, 16),
+        (1, 8192, 4, 16),
+        (16, 4096, 1, 8),
+        (16, 11008, 2, 4),
+        (16, 28672, 8, 8),
+        (16, 8192, 2, 8),
+        (1, 64, 1, 8),
+    ] {
+        let tuned = Int4LinearVersion::V17 { row_groups: 1, warps: 1 }.tuned(m, n, 4096, &H100);
+        let expected = Int4LinearVersion::V17 { row_groups, warps };
+        ensure(tuned == expected, || format!("m = {m}, n = {n}: {tuned:?}, expected {expected:?}"))?;
+    }
+    Ok(())
 }
 
 /// Every version with its default launch, and versions 7 and 10 to 13 split
@@ -538,6 +618,37 @@ fn tensor_core_versions_every_block_size(kernels: &Kernels, rng: &mut Rng) -> Te
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// Version 17 with every valid block on shapes that are ragged for each:
+/// `N` not a multiple of its rows, `K` split unevenly between a group's
+/// warps (ending in a partial step), one and several tiles of activation
+/// rows of both widths, every group size and mode; and every invalid block
+/// refused before anything is written.
+fn v17_every_block_shape(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    for (i, (groups, per_group, _)) in v17_blocks(1).enumerate() {
+        let version = Int4LinearVersion::V17 { row_groups: groups, warps: groups * per_group };
+        let (group_size, mode) = ([32, 64, 128][i % 3], MODES[i / 3 % 2]);
+        let m = [1, 9, 16, 5, 40][i % 5];
+        let valid = groups * per_group <= v17::MAX_WARPS[(m > 8) as usize];
+        let n = 16 * groups as usize * (1 + i % 3) + [0, 5, 13][i % 3];
+        let k = 128 * (per_group as usize * (1 + i % 2) + 1) + [0, group_size][i / 2 % 2];
+        let shape = Int4Shape::new(n, k, group_size, mode)?;
+        if valid {
+            check_layer(kernels, rng, m, shape, i % 2 == 0, &[version])?;
+            continue;
+        }
+        let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, mode)?;
+        let layer = kernels.upload_int4_linear(&weights, None)?;
+        let dx = kernels.upload(&f16::from_f32_slice(&rng.normals(m * k, 1.0)))?;
+        let mut y = poisoned::<f16>(kernels, m * n);
+        let call = kernels.int4_linear_version(version, &dx, m, &layer, &mut y, kernels.stream());
+        let (threads, max) = (32 * groups * per_group, 32 * v17::MAX_WARPS[(m > 8) as usize]);
+        expect_error(call, Error::InvalidBlockThreads { threads, max })?;
+        let untouched = download(kernels, &y).iter().all(|v| v.to_f32().is_nan());
+        ensure(untouched, || format!("{version:?}: refused, but wrote y"))?;
     }
     Ok(())
 }
@@ -806,10 +917,12 @@ fn main() {
         cpu_test("cpu::plans_check_shapes", plans_check_shapes),
         cpu_test("cpu::plans_split_k", plans_split_k),
         cpu_test("cpu::plans_wgmma_versions", plans_wgmma_versions),
+        cpu_test("cpu::plans_v17_blocks", plans_v17_blocks),
         cpu_test("cpu::device_unpacking_is_exact", device_unpacking_is_exact),
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),
         gpu_test("gpu::tensor_core_versions_every_block_size", tensor_core_versions_every_block_size),
+        gpu_test("gpu::v17_every_block_shape", v17_every_block_shape),
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
         capturing_gpu_test("gpu::split_k_workspace_in_graphs_and_streams", split_k_workspace_in_graphs_and_streams),

@@ -7,6 +7,7 @@
 use crate::cases::LINEAR_VERSIONS;
 use crate::model::{Case, Dtype, LinearShape, Op, Size};
 use quant_kernels::abi::int4_linear::v3::MAX_WARPS;
+use quant_kernels::abi::int4_linear::v17;
 use quant_kernels::cust::memory::{DeviceCopy, DeviceSlice};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{self, DeviceInt4Linear, Int4LinearBuffers, Int4LinearVersion};
@@ -97,14 +98,19 @@ pub fn elementwise_case(op: Op, elements: usize, variant: Variant<u32>, device: 
     Ok(case(op, launch, format!("v{}", variant.version), variant.dtype, Size::Elements(elements)))
 }
 
-/// Whether a sweep's block size applies to the variant's version: versions
-/// 3 to 6 up to their largest block; the tiled GEMMs (7 and 10 to 13),
-/// whose block is fixed, once, in the sweep's pass of 256 threads (their
-/// launch keeps their own block: 512 threads for versions 12 and 13).
-pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
+/// Whether a sweep's block size applies to the variant's version at `m`
+/// activation rows: versions 3 to 6 up to their largest block, 17 up to
+/// its largest for `m` where its groups split the block evenly; the tiled
+/// GEMMs (7 and 10 to 13), whose block is fixed, once, in the sweep's pass
+/// of 256 threads (their launch keeps their own block: 512 threads for
+/// versions 12 and 13).
+pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>, m: usize) -> bool {
     match (variant.version, variant.block) {
         (_, None) => true,
         (version, Some(threads)) if version.split_k().is_some() => threads == 256,
+        (Int4LinearVersion::V17 { row_groups, .. }, Some(threads)) => {
+            threads <= 32 * v17::MAX_WARPS[(m > 8) as usize] && (threads / 32) % row_groups == 0
+        }
         (version, Some(threads)) => version.warps().is_some() && threads <= 32 * MAX_WARPS,
     }
 }
@@ -112,7 +118,8 @@ pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>) -> bool {
 /// The int4 versions that take activations of `dtype` and run on `device`,
 /// each with the library's launch choice for the shape there
 /// (`Int4LinearVersion::tuned`: warps, split of `K`); where that splits `K`
-/// (versions 7 and 10 to 13), the version unsplit too, to compare.
+/// (versions 7 and 10 to 13), the version unsplit too, and version 17 with
+/// half and twice its groups too, to compare.
 pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) -> Vec<Int4LinearVersion> {
     let supported = |version: &Int4LinearVersion| match dtype {
         Dtype::F32 => version.supports::<f32>(),
@@ -127,6 +134,15 @@ pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) ->
             versions.push(version);
         }
         versions.push(tuned);
+        if let Int4LinearVersion::V17 { row_groups, warps } = tuned {
+            // Half and twice the groups a block, with as many warps a group, to compare.
+            let (per_group, most) = (warps / row_groups, v17::MAX_WARPS[(m > 8) as usize]);
+            for row_groups in [row_groups / 2, 2 * row_groups] {
+                if row_groups > 0 && row_groups * per_group <= most {
+                    versions.push(Int4LinearVersion::V17 { row_groups, warps: row_groups * per_group });
+                }
+            }
+        }
     }
     versions
 }
@@ -148,13 +164,15 @@ pub fn linear_case(shape: LinearShape, variant: Variant<Int4LinearVersion>) -> c
 }
 
 fn case(op: Op, launch: Launch, version: String, dtype: Dtype, size: Size) -> Case {
-    Case { op, kernel: launch.kernel, version, dtype, block: Some(launch.config.block[0]), size }
+    Case { op, kernel: launch.kernel, version, dtype, block: Some(launch.config.block.iter().product()), size }
 }
 
-/// `v1`, `v2`, ..., and `v7 split 4` where version 7 (or 10) splits `K`.
+/// `v1`, `v2`, ..., `v7 split 4` where version 7 (or 10) splits `K`, and
+/// `v17 groups 4` for version 17's groups of warps a block.
 pub fn version_name(version: Int4LinearVersion) -> String {
-    match version.split_k() {
-        Some(splits) if splits > 1 => format!("v{} split {splits}", version.number()),
+    match (version, version.split_k()) {
+        (Int4LinearVersion::V17 { row_groups, .. }, _) => format!("v17 groups {row_groups}"),
+        (_, Some(splits)) if splits > 1 => format!("v{} split {splits}", version.number()),
         _ => format!("v{}", version.number()),
     }
 }
@@ -188,7 +206,7 @@ mod tests {
             (Int4LinearVersion::V13 { split_k: 1 }, "int4_linear_v13_bf16", v13::BLOCK_THREADS),
         ] {
             let mut variants = sweep.variants(Op::Linear, &[version], Dtype::Bf16);
-            variants.retain(linear_block_applies);
+            variants.retain(|variant| linear_block_applies(variant, 1024));
             assert_eq!(variants.len(), 1);
             let case = linear_case(shape, variants[0]).unwrap();
             assert_eq!((case.kernel, case.block), (kernel, Some(block)));

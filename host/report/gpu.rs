@@ -160,7 +160,8 @@ impl Runner<'_, '_> {
                         let shape = LinearShape { m, n, k, group: LINEAR_GROUP, mode };
                         let versions = api::linear_versions(dtype, shape, self.kernels.device());
                         let mut variants = selection.variants(Op::Linear, &versions, dtype);
-                        variants.retain(|v| api::linear_block_applies(v) && linear_variant_timed(m, mode, v.version));
+                        variants
+                            .retain(|v| api::linear_block_applies(v, m) && linear_variant_timed(m, mode, v.version));
                         let cases = self.cases(variants, |v| api::linear_case(shape, v))?;
                         if !cases.is_empty() {
                             per_m.push((m, cases));

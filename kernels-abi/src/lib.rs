@@ -460,4 +460,28 @@ pub mod int4_linear {
         pub const TMA_BOX_ROWS: usize = BLOCK_M / CLUSTER;
         const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
     }
+
+    /// Version 17, `int4_linear_v17_m{8,16}_g{32,64,128}_{f16,bf16}`:
+    /// versions 5 (`_m8_`) and 6 (`_m16_`) in a 2-D block. Block `(bx,
+    /// by)` takes `ROWS_PER_GROUP[i] * blockDim.y` weight rows from `bx`
+    /// times that, and the activation-row blocks `by, by + gridDim.y, ...`
+    /// (as `v3`); group `threadIdx.y` takes its `ROWS_PER_GROUP[i]` of them,
+    /// and its `blockDim.x / 32` warps split `K` as version 5's warps do.
+    /// Grid `(ceil(n / (ROWS_PER_GROUP[i] * blockDim.y)), min(ceil(m / (8 *
+    /// v3::N_TILES[i])), MAX_GRID_Y))`, at most `MAX_WARPS[i]` warps in all.
+    pub mod v17 {
+        /// Tiles of 16 weight rows a warp, by entry point (`_m8_`, `_m16_`).
+        pub const ROW_TILES: [usize; 2] = [1, super::v6::ROW_TILES];
+        /// Weight rows a group of warps, by entry point.
+        pub const ROWS_PER_GROUP: [usize; 2] =
+            [ROW_TILES[0] * super::v3::ROWS_PER_BLOCK, ROW_TILES[1] * super::v3::ROWS_PER_BLOCK];
+        /// The most warps a block may have (groups times warps a group), by
+        /// entry point: 16 for `_m8_`, whose registers the PTX caps at
+        /// `M8_REGISTERS` (`.maxnreg`), and 8 for `_m16_`, which takes up to
+        /// 255. Dynamic shared memory: `v3::shared_bytes` of all of them
+        /// (each group adds its warps' tiles in its own part).
+        pub const MAX_WARPS: [u32; 2] = [16, 8];
+        /// Registers a thread of the `_m8_` entry points (PTX `.maxnreg`).
+        pub const M8_REGISTERS: u32 = 65536 / (32 * MAX_WARPS[0]);
+    }
 }

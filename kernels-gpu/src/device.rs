@@ -19,6 +19,13 @@ pub fn thread_idx_x() -> u32 {
     unsafe { nvptx::_thread_idx_x() as u32 }
 }
 
+/// `threadIdx.y`.
+#[inline(always)]
+pub fn thread_idx_y() -> u32 {
+    // SAFETY: as above.
+    unsafe { nvptx::_thread_idx_y() as u32 }
+}
+
 /// `blockIdx.x`.
 #[inline(always)]
 pub fn block_idx_x() -> u32 {
@@ -45,6 +52,13 @@ pub fn block_idx_z() -> u32 {
 pub fn block_dim_x() -> u32 {
     // SAFETY: as above.
     unsafe { nvptx::_block_dim_x() as u32 }
+}
+
+/// `blockDim.y`.
+#[inline(always)]
+pub fn block_dim_y() -> u32 {
+    // SAFETY: as above.
+    unsafe { nvptx::_block_dim_y() as u32 }
 }
 
 /// `gridDim.x`.

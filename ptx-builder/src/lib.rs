@@ -149,6 +149,15 @@ impl PtxBuilder {
         self
     }
 
+    /// Caps the registers a thread of the kernels whose names start with
+    /// `prefix` may use at `registers` (PTX `.maxnreg`), whatever block they
+    /// are launched with, so that a multiprocessor holds `65536 /
+    /// registers` of their threads; ptxas spills what does not fit.
+    pub fn max_registers(mut self, prefix: &'static str, registers: u32) -> Self {
+        self.directives.push((prefix, format!(".maxnreg {registers}"), 0));
+        self
+    }
+
     /// Declares that the kernels whose names start with `prefix` run in
     /// thread-block clusters of `[x, y, z]` blocks (PTX
     /// `.reqnctapercluster`, CUDA C++'s `__cluster_dims__`): an ordinary

@@ -9,8 +9,7 @@
 use super::GroupParams;
 use crate::async_copy::copy16;
 use crate::device::{
-    Strided, block_dim_x, block_idx_x, block_idx_y, block_idx_z, dynamic_shared_memory, grid_dim_y, grid_dim_z,
-    lane_id, sync_threads, warp_id,
+    Strided, block_dim_x, block_idx_x, block_idx_y, block_idx_z, grid_dim_y, grid_dim_z, lane_id, sync_threads, warp_id,
 };
 use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use crate::wgmma::WgmmaHalf;
@@ -211,17 +210,21 @@ pub(super) struct Epilogue<T> {
 }
 
 impl<T: MmaHalf> Epilogue<T> {
-    /// Adds the partial tiles of the block's `warps` warps through shared
-    /// memory (`warps * N_TILES * 512` bytes, free for reuse on entry) and
-    /// stores the block's outputs, rows from `first_row` and activation rows
-    /// from `first_m`, with the bias, rounded to `T`. Every thread of the
-    /// block calls it; shared memory is free again on return.
+    /// Adds the partial tiles of `warps` warps (`threadIdx.x / 32`) through
+    /// shared memory at `partials` (`warps * N_TILES * 512` bytes, free for
+    /// reuse on entry) and stores their outputs, rows from `first_row` and
+    /// activation rows from `first_m`, with the bias, rounded to `T`. Every
+    /// thread of the block calls it (the threads of each `threadIdx.y` with
+    /// their own tile and `partials`); shared memory is free again on return.
     ///
     /// # Safety
-    /// `y` holds `m x n` elements, `bias` is null or holds `n`.
+    /// `y` holds `m x n` elements, `bias` is null or holds `n`; `partials`
+    /// is inside the block's shared memory.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn store<const N_TILES: usize>(
         &self,
+        partials: *mut f32,
         first_row: usize,
         first_m: usize,
         acc: &[[f32; 4]; N_TILES],
@@ -229,8 +232,7 @@ impl<T: MmaHalf> Epilogue<T> {
         lane: usize,
         warps: usize,
     ) {
-        // [warp][tile][register][lane] f32.
-        let partials = dynamic_shared_memory::<f32>();
+        // partials: [warp][tile][register][lane] f32.
         sync_threads(); // shared memory may still be read as staging
         for (j, tile) in acc.iter().enumerate() {
             for (c, value) in tile.iter().enumerate() {

@@ -61,6 +61,7 @@ mod v10;
 mod v11;
 mod v12;
 mod v13;
+mod v17;
 mod v3;
 mod v4;
 mod v5;
@@ -75,6 +76,7 @@ pub use v7::*;
 pub use v10::*;
 pub use v11::*;
 pub use v12::*;
+pub use v17::*;
 
 /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`, `g = k / group_size`,
 /// one activation row per block: the decode (`M = 1`) entry point.

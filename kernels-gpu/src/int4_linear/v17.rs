@@ -1,0 +1,33 @@
+//! Version 17: the body of versions 5 and 6 (`v5.rs`) in a 2-D block of
+//! `blockDim.y` groups of `blockDim.x / 32` warps (shapes from
+//! `quant_kernels_abi::int4_linear::v17`). Each group takes its own weight
+//! rows (one 16-row tile a warp for up to 8 activation rows, as version 5,
+//! two for 16, as version 6), and its warps split `K` as version 5's do.
+//!
+//! The warps of different groups read the same activations at about the
+//! same time, so all but the first find them in L1: in versions 5 and 6 a
+//! block's warps split `K`, and every 16 or 32 weight rows read the whole
+//! activation tile from L2 (run 18's `ncu`: at `M = 16`, L2 moved 3.3-3.9
+//! times what DRAM read). Run 22's probe of this arrangement (all of `K` a
+//! warp) took version 5 from 51.9 to 48.0 µs at 1x28672x8192 and version 6
+//! from 77.6 to 66.8 µs at 16x28672x8192.
+
+use super::v5::linear_v5;
+use crate::float::Bf16;
+use quant_kernels_abi::int4_linear::v17::ROW_TILES;
+
+super::mma_tile::entry_points! {
+    linear_v5:
+    int4_linear_v17_m8_g32_f16: f16, 1, 32, ROW_TILES[0];
+    int4_linear_v17_m8_g64_f16: f16, 1, 64, ROW_TILES[0];
+    int4_linear_v17_m8_g128_f16: f16, 1, 128, ROW_TILES[0];
+    int4_linear_v17_m16_g32_f16: f16, 2, 32, ROW_TILES[1];
+    int4_linear_v17_m16_g64_f16: f16, 2, 64, ROW_TILES[1];
+    int4_linear_v17_m16_g128_f16: f16, 2, 128, ROW_TILES[1];
+    int4_linear_v17_m8_g32_bf16: Bf16, 1, 32, ROW_TILES[0];
+    int4_linear_v17_m8_g64_bf16: Bf16, 1, 64, ROW_TILES[0];
+    int4_linear_v17_m8_g128_bf16: Bf16, 1, 128, ROW_TILES[0];
+    int4_linear_v17_m16_g32_bf16: Bf16, 2, 32, ROW_TILES[1];
+    int4_linear_v17_m16_g64_bf16: Bf16, 2, 64, ROW_TILES[1];
+    int4_linear_v17_m16_g128_bf16: Bf16, 2, 128, ROW_TILES[1];
+}
