@@ -1,6 +1,6 @@
 //! The fused 4-bit linear layer `y[M][N] = x[M][K] * dequant(W)^T (+ bias)`,
 //! for decode (`M = 1`) and batches (`M > 1`) alike, with activations and
-//! outputs in f32 (versions 1 and 2) or f16/bf16 (versions 3 to 6; the bias
+//! outputs in f32 (versions 1 and 2) or f16/bf16 (versions 3 and up; the bias
 //! stays f32 and sums are f32 throughout).
 //!
 //! **Error bounds**, against the f64 reference computed from the same packed
@@ -10,8 +10,8 @@
 //! | activations | `‖y − ref‖ / ‖ref‖` | where it comes from |
 //! |---|---|---|
 //! | f32 (v1, v2) | `1e-5` (about 1e-7 measured) | f32 FMA chains over exact small integers, one scale product per chunk |
-//! | f16 (v3-v6) | `2e-3` (2.2e-4 to 2.8e-4 measured) | the output's rounding (`2^-11`); v3/v4 also round each weight `(u - z) s` once to f16 |
-//! | bf16 (v3-v6) | `1e-2` (1.7e-3 to 2.7e-3 measured) | the same with `u = 2^-8`; v5 and v6 round no weight, only the output |
+//! | f16 (v3 and up) | `2e-3` (2.2e-4 to 2.8e-4 measured) | the output's rounding (`2^-11`); v3/v4 also round each weight `(u - z) s` once to f16 |
+//! | bf16 (v3 and up) | `1e-2` (1.7e-3 to 2.7e-3 measured) | the same with `u = 2^-8`; v5, v6 and v17 round no weight, only the output |
 //!
 //! The norm-wise bound holds over outputs of 256 elements or more; a few
 //! outputs that cancel to near zero can exceed it in relative terms, so
@@ -303,7 +303,7 @@ impl Int4LinearVersion {
     }
 
     /// The warps per block, for the versions whose block is a launch choice
-    /// (3 to 6).
+    /// (3 to 6 and 17).
     pub fn warps(self) -> Option<u32> {
         match self {
             Self::V1
@@ -333,8 +333,8 @@ impl Int4LinearVersion {
         }
     }
 
-    /// This version with `warps` per block (versions 3 to 6; the others
-    /// have a fixed block and are returned as they are).
+    /// This version with `warps` per block (versions 3 to 6, and 17 with its
+    /// groups kept; the others have a fixed block and are returned as they are).
     pub fn with_warps(self, warps: u32) -> Self {
         match self {
             Self::V3 { .. } => Self::V3 { warps },
@@ -359,7 +359,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// 1 to 7 and 10 to 13.
+    /// 1 to 7, 10 to 13 and 17.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,

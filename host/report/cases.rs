@@ -67,11 +67,11 @@ pub const ELEMENTWISE_VERSIONS: [u32; 3] = [1, 2, 3];
 /// The int4 versions: every one the library has.
 pub const LINEAR_VERSIONS: &[Int4LinearVersion] = &Int4LinearVersion::ALL;
 
-/// Threads per block that `--sweep` tries (int4 versions 3 to 6 stop at 512;
+/// Threads per block that `--sweep` tries (int4 versions 3 to 6 and 17 stop at 512;
 /// versions 7 and 10 to 13 run once, at their own block).
 pub const SWEEP_BLOCKS: [u32; 5] = [64, 128, 256, 512, 1024];
 /// The ops whose launch takes a block size, which `--sweep` sweeps (for
-/// int4, versions 3 to 6; the others keep their block).
+/// int4, versions 3 to 6 and 17; the others keep their block).
 pub const BLOCK_SWEPT: &[Op] = &[Op::AddMulExp, Op::QuantizeInt8, Op::Linear];
 
 /// Which cases a run takes.

@@ -1,4 +1,4 @@
-//! What the tensor-core versions (3 to 7, 10 to 13) share: their entry
+//! What the tensor-core versions (3 to 7, 10 to 13, 17) share: their entry
 //! points, the dequantization of a lane's codes into MMA fragments, the 8
 //! MMAs of a warp step, the epilogue that adds the warps' partial tiles and
 //! stores them, and the entry points of the tiled GEMMs (7 and 10 to 13) around

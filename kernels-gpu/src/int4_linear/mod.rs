@@ -7,9 +7,10 @@
 //! GEMM for large `M`), 10 (`v10.rs`, version 7 on the Hopper's
 //! warpgroup MMAs, sm_90a only), 11 (`v11.rs`, version 10 with twice the
 //! activation rows a block), 12 (`v12.rs`, version 10 fed by producer
-//! warpgroups) and 13 (`v13.rs`, version 12 in clusters of two blocks that
-//! share the activations through TMA multicast), sharing `mma_tile.rs`,
-//! take f16 or bf16 and
+//! warpgroups), 13 (`v13.rs`, version 12 in clusters of two blocks that
+//! share the activations through TMA multicast) and 17 (`v17.rs`,
+//! versions 5 and 6 in blocks of several groups of warps, each on its own
+//! rows), sharing `mma_tile.rs`, take f16 or bf16 and
 //! run on the tensor cores. Versions 7 and 10 to 13 also split `K` across
 //! blocks into an f32 workspace, which `split_k.rs` reduces into `y`: those
 //! entry points take the arguments their files document. Every version

@@ -25,7 +25,9 @@
 //! Each warp takes `STEPS_IN_FLIGHT` consecutive steps at a time, issues all
 //! their loads, then their MMAs; the L2 fetches its codes `PREFETCH_BATCHES`
 //! batches ahead. The body takes the number of 16-row tiles a warp
-//! multiplies as a parameter: 1 here, 2 in version 6.
+//! multiplies as a parameter: 1 here, 2 in version 6. It also runs version
+//! 17's 2-D blocks: `blockDim.y` groups of warps, each on its own rows (one
+//! group here and in version 6).
 
 use super::GroupParams;
 use super::mma_tile::{Epilogue, LanePosition, activation_tiles, entry_points};
