@@ -197,7 +197,9 @@ pub enum Int4LinearVersion {
     /// of `row_groups` groups of warps, `warps` in all: each group takes
     /// its own weight rows and its warps split `K`, so the groups read the
     /// same activations at about the same time and all but the first find
-    /// them in L1. `warps` must be a multiple of `row_groups`, at most 16.
+    /// them in L1. `warps` must be a multiple of `row_groups`, at most
+    /// `quant_kernels_abi::int4_linear::v17::MAX_WARPS` (16 up to 8
+    /// activation rows, 8 past them).
     /// (Versions 14 to 16 were measured and removed: docs/PERF.md, runs
     /// 19, 21 and 22.)
     V17 { row_groups: u32, warps: u32 },

@@ -8,9 +8,10 @@
 //! same time, so all but the first find them in L1: in versions 5 and 6 a
 //! block's warps split `K`, and every 16 or 32 weight rows read the whole
 //! activation tile from L2 (run 18's `ncu`: at `M = 16`, L2 moved 3.3-3.9
-//! times what DRAM read). Run 22's probe of this arrangement (all of `K` a
-//! warp) took version 5 from 51.9 to 48.0 µs at 1x28672x8192 and version 6
-//! from 77.6 to 66.8 µs at 16x28672x8192.
+//! times what DRAM read). On the H100 (docs/PERF.md, run 22) this is 5.9%
+//! faster than version 5 at 1x28672x8192 and 2.4% at 1x8192x28672, and no
+//! faster on smaller layers or at `M = 16`, where a probe of the same
+//! arrangement was 14% faster than version 6 for reasons not yet isolated.
 
 use super::v5::linear_v5;
 use crate::float::Bf16;
