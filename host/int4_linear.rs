@@ -265,8 +265,9 @@ impl Int4LinearVersion {
 
     /// This version with the launch choice that suits `m` activation rows
     /// and `n x k` weights on `device`: the warps per block of versions 3
-    /// to 6, the split of `K` of versions 7 and 10 to 13 ([`tiled_split_k`]);
-    /// versions 1 and 2 have none and are returned as they are.
+    /// to 6, the groups and warps of version 17 (`v17_block`), the split of
+    /// `K` of versions 7 and 10 to 13 ([`tiled_split_k`]); versions 1 and 2
+    /// have none and are returned as they are.
     ///
     /// Versions 3 to 6: the block's warps split `K`, so fewer warps a block
     /// means more blocks and longer runs of `K` per warp. The H100's sweeps
