@@ -324,6 +324,17 @@ impl Int4LinearVersion {
         }
     }
 
+    /// The most warps a block may have at `m` activation rows, for the
+    /// versions whose block is a launch choice: 16 for versions 3 to 6 (32
+    /// would need more registers than a multiprocessor has), and version
+    /// 17's `v17::MAX_WARPS` for its entry point.
+    pub fn most_warps(self, m: usize) -> Option<u32> {
+        match self {
+            Self::V17 { .. } => Some(v17::MAX_WARPS[wide_tile(m) as usize]),
+            version => version.warps().map(|_| v3::MAX_WARPS),
+        }
+    }
+
     /// The slices `K` is split into, for versions 7 and 10 to 13 (the others have no split).
     pub fn split_k(self) -> Option<u32> {
         match self {
@@ -436,6 +447,17 @@ impl Int4LinearVersion {
 /// x 28672 (235M weights), and 0-9% slower at 4096 x 4096 to 11008 x 4096
 /// (45M at most).
 pub const V17_FROM_WEIGHTS: usize = 1 << 27;
+
+/// Refuses a block of `warps` that `version` does not take for `m`
+/// activation rows ([`Int4LinearVersion::most_warps`]).
+fn check_warps(version: Int4LinearVersion, m: usize, warps: u32) -> Result<(), Error> {
+    let most = version.most_warps(m).unwrap_or(0);
+    if (1..=most).contains(&warps) {
+        Ok(())
+    } else {
+        Err(Error::InvalidBlockThreads { threads: warps.saturating_mul(32), max: 32 * most })
+    }
+}
 
 /// Whether `m` activation rows take the versions' wide tile (16 rows a
 /// block, `_m16_` entry points) rather than 8.
@@ -682,11 +704,8 @@ pub fn plan_version<T: Float>(
         | Int4LinearVersion::V4 { warps }
         | Int4LinearVersion::V5 { warps }
         | Int4LinearVersion::V6 { warps } => {
-            // Up to 16 warps: 32 would need more registers than an SM has.
-            if !(1..=v3::MAX_WARPS).contains(&warps) {
-                return Err(Error::InvalidBlockThreads { threads: warps.saturating_mul(32), max: 32 * v3::MAX_WARPS });
-            }
-            let n_tiles = if m <= v3::M_PER_TILE { v3::N_TILES[0] } else { v3::N_TILES[1] };
+            check_warps(version, m, warps)?;
+            let n_tiles = v3::N_TILES[wide_tile(m) as usize];
             let m_tile = v3::M_PER_TILE * n_tiles;
             let shared = match version {
                 Int4LinearVersion::V4 { .. } => v4::shared_bytes(warps, n_tiles, m.min(m_tile)),
@@ -695,10 +714,7 @@ pub fn plan_version<T: Float>(
             (m_tile, [warps * 32, 1, 1], shared)
         }
         Int4LinearVersion::V17 { row_groups, warps } => {
-            let most = v17::MAX_WARPS[wide_tile(m) as usize];
-            if !(1..=most).contains(&warps) {
-                return Err(Error::InvalidBlockThreads { threads: warps.saturating_mul(32), max: 32 * most });
-            }
+            check_warps(version, m, warps)?;
             let per_group = warps / row_groups.max(1);
             if row_groups == 0 || per_group * row_groups != warps {
                 return Err(Error::InvalidBlockShape { row_groups, warps });

@@ -6,8 +6,6 @@
 
 use crate::cases::LINEAR_VERSIONS;
 use crate::model::{Case, Dtype, LinearShape, Op, Size};
-use quant_kernels::abi::int4_linear::v3::MAX_WARPS;
-use quant_kernels::abi::int4_linear::v17;
 use quant_kernels::cust::memory::{DeviceCopy, DeviceSlice};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{self, DeviceInt4Linear, Int4LinearBuffers, Int4LinearVersion};
@@ -108,10 +106,11 @@ pub fn linear_block_applies(variant: &Variant<Int4LinearVersion>, m: usize) -> b
     match (variant.version, variant.block) {
         (_, None) => true,
         (version, Some(threads)) if version.split_k().is_some() => threads == 256,
-        (Int4LinearVersion::V17 { row_groups, .. }, Some(threads)) => {
-            threads <= 32 * v17::MAX_WARPS[(m > 8) as usize] && (threads / 32) % row_groups == 0
+        (version, Some(threads)) => {
+            let fits = version.most_warps(m).is_some_and(|most| threads <= 32 * most);
+            let groups = if let Int4LinearVersion::V17 { row_groups, .. } = version { row_groups } else { 1 };
+            fits && (threads / 32) % groups == 0
         }
-        (version, Some(threads)) => version.warps().is_some() && threads <= 32 * MAX_WARPS,
     }
 }
 
@@ -136,7 +135,7 @@ pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) ->
         versions.push(tuned);
         if let Int4LinearVersion::V17 { row_groups, warps } = tuned {
             // Half and twice the groups a block, with as many warps a group, to compare.
-            let (per_group, most) = (warps / row_groups, v17::MAX_WARPS[(m > 8) as usize]);
+            let (per_group, most) = (warps / row_groups, tuned.most_warps(m).unwrap_or(0));
             for row_groups in [row_groups / 2, 2 * row_groups] {
                 if row_groups > 0 && row_groups * per_group <= most {
                     versions.push(Int4LinearVersion::V17 { row_groups, warps: row_groups * per_group });

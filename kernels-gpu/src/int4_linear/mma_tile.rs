@@ -9,7 +9,8 @@
 use super::GroupParams;
 use crate::async_copy::copy16;
 use crate::device::{
-    Strided, block_dim_x, block_idx_x, block_idx_y, block_idx_z, grid_dim_y, grid_dim_z, lane_id, sync_threads, warp_id,
+    Strided, block_dim_x, block_dim_y, block_idx_x, block_idx_y, block_idx_z, dynamic_shared_memory, grid_dim_y,
+    grid_dim_z, lane_id, sync_threads, thread_idx_y, warp_id,
 };
 use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use crate::wgmma::WgmmaHalf;
@@ -67,9 +68,11 @@ macro_rules! tiled_entry_points {
 }
 pub(super) use tiled_entry_points;
 
-/// Where the calling lane works: its warp among the block's `warps`, its
-/// place `(g, t) = (lane / 4, lane % 4)` in the MMA fragments, and the two
-/// weight rows (`first_row + g` and `+ 8`) it loads for the A operand.
+/// Where the calling lane works: its warp among the `warps` of its group
+/// (`threadIdx.x / 32`; a block has `blockDim.y` groups of warps, one in
+/// every version but 17), its place `(g, t) = (lane / 4, lane % 4)` in the
+/// MMA fragments, and the two weight rows (`first_row + g` and `+ 8`) it
+/// loads for the A operand.
 pub(super) struct LanePosition {
     pub warp: usize,
     pub lane: usize,
@@ -82,19 +85,22 @@ pub(super) struct LanePosition {
 }
 
 impl LanePosition {
-    /// For a layer of `n >= 1` output rows, `rows_per_block` of them a
-    /// block (`rows` are those of its first 16).
+    /// For a layer of `n >= 1` output rows, `rows_per_group` of them a
+    /// group of warps (`rows` are those of its first 16): group
+    /// `threadIdx.y` of block `b` takes those from `(b * blockDim.y +
+    /// threadIdx.y) * rows_per_group`.
     #[inline(always)]
-    pub(super) fn new(n: usize, rows_per_block: usize) -> Self {
+    pub(super) fn new(n: usize, rows_per_group: usize) -> Self {
         // (At least one warp: also keeps a division-by-zero panic path out of the PTX.)
         let (warp, lane, warps) = (warp_id() as usize, lane_id() as usize, (block_dim_x() as usize / 32).max(1));
         let (g, t) = (lane / 4, lane % 4);
-        let first_row = block_idx_x() as usize * rows_per_block;
+        let group = block_idx_x() as usize * block_dim_y() as usize + thread_idx_y() as usize;
+        let first_row = group * rows_per_group;
         let rows = Self::rows_at(first_row + g, n);
         Self { warp, lane, warps, g, t, first_row, rows }
     }
 
-    /// The lane's two rows (`g` and `g + 8`) of the block's 16-row tile
+    /// The lane's two rows (`g` and `g + 8`) of its group's 16-row tile
     /// `tile`, below `n`.
     #[inline(always)]
     pub(super) fn tile_rows(&self, tile: usize, n: usize) -> [usize; 2] {
@@ -210,21 +216,19 @@ pub(super) struct Epilogue<T> {
 }
 
 impl<T: MmaHalf> Epilogue<T> {
-    /// Adds the partial tiles of `warps` warps (`threadIdx.x / 32`) through
-    /// shared memory at `partials` (`warps * N_TILES * 512` bytes, free for
-    /// reuse on entry) and stores their outputs, rows from `first_row` and
-    /// activation rows from `first_m`, with the bias, rounded to `T`. Every
-    /// thread of the block calls it (the threads of each `threadIdx.y` with
-    /// their own tile and `partials`); shared memory is free again on return.
+    /// Adds the partial tiles of the `warps` warps of the calling group
+    /// (`threadIdx.x / 32`, see [`LanePosition`]) through shared memory
+    /// (`warps * N_TILES * 512` bytes a group, group `threadIdx.y`'s after
+    /// the others before it; free for reuse on entry) and stores their
+    /// outputs, rows from `first_row` and activation rows from `first_m`,
+    /// with the bias, rounded to `T`. Every thread of the block calls it, each
+    /// group with its own tile; shared memory is free again on return.
     ///
     /// # Safety
-    /// `y` holds `m x n` elements, `bias` is null or holds `n`; `partials`
-    /// is inside the block's shared memory.
+    /// `y` holds `m x n` elements, `bias` is null or holds `n`.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn store<const N_TILES: usize>(
         &self,
-        partials: *mut f32,
         first_row: usize,
         first_m: usize,
         acc: &[[f32; 4]; N_TILES],
@@ -232,7 +236,8 @@ impl<T: MmaHalf> Epilogue<T> {
         lane: usize,
         warps: usize,
     ) {
-        // partials: [warp][tile][register][lane] f32.
+        // [group][warp][tile][register][lane] f32.
+        let partials = dynamic_shared_memory::<f32>().wrapping_add(thread_idx_y() as usize * warps * N_TILES * 4 * 32);
         sync_threads(); // shared memory may still be read as staging
         for (j, tile) in acc.iter().enumerate() {
             for (c, value) in tile.iter().enumerate() {

@@ -17,7 +17,6 @@
 use super::GroupParams;
 use super::mma_tile::{Epilogue, LanePosition, RowParams, activation_tiles, entry_points, mma_step};
 use crate::async_copy::{commit, copy16, dynamic_shared_address, load_shared16, sync_warp, wait};
-use crate::device::dynamic_shared_memory;
 use crate::float::Bf16;
 use crate::mma::MmaHalf;
 use core::array::from_fn;
@@ -135,6 +134,6 @@ unsafe fn linear_v4<T: MmaHalf, const N_TILES: usize>(
 
         let epilogue = Epilogue { bias, y, m, n };
         // SAFETY: y holds m x n elements and bias n (or is null).
-        unsafe { epilogue.store::<N_TILES>(dynamic_shared_memory(), first_row, first_m, &acc, warp, lane, warps) };
+        unsafe { epilogue.store::<N_TILES>(first_row, first_m, &acc, warp, lane, warps) };
     }
 }

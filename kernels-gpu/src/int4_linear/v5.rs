@@ -26,12 +26,12 @@
 //! their loads, then their MMAs; the L2 fetches its codes `PREFETCH_BATCHES`
 //! batches ahead. The body takes the number of 16-row tiles a warp
 //! multiplies as a parameter: 1 here, 2 in version 6. It also runs version
-//! 17's 2-D blocks: `blockDim.y` groups of warps, each on its own rows (one
-//! group here and in version 6).
+//! 17's 2-D blocks of `blockDim.y` groups of warps, each on its own rows
+//! (`LanePosition` and `Epilogue::store` place each group).
 
 use super::GroupParams;
 use super::mma_tile::{Epilogue, LanePosition, activation_tiles, entry_points};
-use crate::device::{Vec4, block_dim_y, dynamic_shared_memory, prefetch_l2, thread_idx_y};
+use crate::device::{Vec4, prefetch_l2};
 use crate::float::Bf16;
 use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use core::array::from_fn;
@@ -93,16 +93,15 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     /// Code words per lane, row and group.
     const WORDS_PER_GROUP: usize = G / 32;
 
-    /// The lane `position` of a block working on activation rows from
-    /// `first_m` of `x[m][k]` and on `R` tiles of 16 weight rows of `n`, the
-    /// block's row tiles from `first_tile` (from `position.first_row`).
+    /// The lane `position` of a group working on activation rows from
+    /// `first_m` of `x[m][k]` and `16 R` weight rows from `position.first_row`
+    /// of `n`.
     ///
     /// # Safety
     /// As for the entry points; `first_m < m`.
     #[inline(always)]
     unsafe fn new(
         position: &LanePosition,
-        first_tile: usize,
         x: *const T,
         qweight: *const u32,
         groups: GroupParams,
@@ -113,7 +112,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
             // SAFETY: row < m.
             (row < m).then(|| unsafe { x.add(row * k) })
         });
-        let rows: [[usize; 2]; R] = from_fn(|tile| position.tile_rows(first_tile + tile, n));
+        let rows: [[usize; 2]; R] = from_fn(|tile| position.tile_rows(tile, n));
         // Row g of the tile's band (of the last band for a tile past n, whose
         // rows are clamped): padding rows make it a row of qweight.
         let codes = rows.map(|[row, _]| qweight.wrapping_add(row_start(k, row / BAND_ROWS * BAND_ROWS + position.g)));
@@ -302,19 +301,14 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
 ) {
     const F: usize = STEPS_IN_FLIGHT;
     let (m, n, k) = (m as usize, n as usize, k as usize);
-    // Version 17's 2-D block: blockDim.y groups of warps, each on its own
-    // R row tiles, the warps of a group splitting K (versions 5 and 6: one group).
-    let (row_groups, row_group) = (block_dim_y() as usize, thread_idx_y() as usize);
-    let position = LanePosition::new(n, ROWS_PER_TILE * R * row_groups);
+    let position = LanePosition::new(n, ROWS_PER_TILE * R);
     let (warp, warps) = (position.warp, position.warps);
     let steps = k.div_ceil(STEP_K);
 
     for first_m in activation_tiles(m, M_PER_TILE * N_TILES) {
         let groups = GroupParams::new(scales, zeros, k, G as u32);
         // SAFETY: forwarded from the caller; first_m < m.
-        let lane = unsafe {
-            GroupedLane::<T, N_TILES, G, R>::new(&position, row_group * R, x, qweight, groups, (m, n, k, first_m))
-        };
+        let lane = unsafe { GroupedLane::<T, N_TILES, G, R>::new(&position, x, qweight, groups, (m, n, k, first_m)) };
         let mut acc = [[[0.0f32; 4]; N_TILES]; R];
         // As in version 3: F consecutive steps a time per warp.
         let mut step = warp * F;
@@ -334,14 +328,11 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
             step += warps * F;
         }
 
-        // Each group's warps add their tiles in their own part of shared memory.
-        let partials = dynamic_shared_memory::<f32>().wrapping_add(row_group * warps * N_TILES * 4 * 32);
         for (row_tile, acc) in acc.iter().enumerate() {
-            let first_row = position.first_row + ROWS_PER_TILE * (row_group * R + row_tile);
+            let first_row = position.first_row + ROWS_PER_TILE * row_tile;
             let epilogue = Epilogue { bias, y, m, n };
-            // SAFETY: y holds m x n elements and bias n (or is null); the
-            // partials are inside the block's shared memory.
-            unsafe { epilogue.store::<N_TILES>(partials, first_row, first_m, acc, warp, position.lane, warps) };
+            // SAFETY: y holds m x n elements and bias n (or is null).
+            unsafe { epilogue.store::<N_TILES>(first_row, first_m, acc, warp, position.lane, warps) };
         }
     }
 }
