@@ -93,6 +93,46 @@ pub const V17_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
     ],
 ];
 
+/// Version 17's entry points for blocks of one-warp groups (`warps ==
+/// row_groups`), indexed as [`V5_KERNELS`]: each warp takes all of `K` and
+/// stores its tile from registers, with no shared memory.
+pub const V17_ONE_WARP_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
+    [
+        PerFloat {
+            f32: None,
+            f16: Some("int4_linear_v17_m8_w1_g32_f16"),
+            bf16: Some("int4_linear_v17_m8_w1_g32_bf16"),
+        },
+        PerFloat {
+            f32: None,
+            f16: Some("int4_linear_v17_m8_w1_g64_f16"),
+            bf16: Some("int4_linear_v17_m8_w1_g64_bf16"),
+        },
+        PerFloat {
+            f32: None,
+            f16: Some("int4_linear_v17_m8_w1_g128_f16"),
+            bf16: Some("int4_linear_v17_m8_w1_g128_bf16"),
+        },
+    ],
+    [
+        PerFloat {
+            f32: None,
+            f16: Some("int4_linear_v17_m16_w1_g32_f16"),
+            bf16: Some("int4_linear_v17_m16_w1_g32_bf16"),
+        },
+        PerFloat {
+            f32: None,
+            f16: Some("int4_linear_v17_m16_w1_g64_f16"),
+            bf16: Some("int4_linear_v17_m16_w1_g64_bf16"),
+        },
+        PerFloat {
+            f32: None,
+            f16: Some("int4_linear_v17_m16_w1_g128_f16"),
+            bf16: Some("int4_linear_v17_m16_w1_g128_bf16"),
+        },
+    ],
+];
+
 /// Version 10's entry points (version 7 on the Hopper's warpgroup MMAs; sm_90a only).
 pub const V10_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v10_f16"), bf16: Some("int4_linear_v10_bf16") };
@@ -435,7 +475,10 @@ impl Int4LinearVersion {
             Self::V12 { .. } => V12_KERNELS,
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
             Self::V13 { .. } => V13_KERNELS,
-            Self::V17 { .. } => V17_KERNELS[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?],
+            Self::V17 { row_groups, warps } => {
+                let kernels = if warps == row_groups { V17_ONE_WARP_KERNELS } else { V17_KERNELS };
+                kernels[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?]
+            }
         };
         names.get::<T>()
     }
@@ -720,7 +763,9 @@ pub fn plan_version<T: Float>(
                 return Err(Error::InvalidBlockShape { row_groups, warps });
             }
             let n_tiles = v3::N_TILES[wide_tile(m) as usize];
-            (v3::M_PER_TILE * n_tiles, [32 * per_group, row_groups, 1], v3::shared_bytes(warps, n_tiles))
+            // One-warp groups store from registers.
+            let shared = if per_group == 1 { 0 } else { v3::shared_bytes(warps, n_tiles) };
+            (v3::M_PER_TILE * n_tiles, [32 * per_group, row_groups, 1], shared)
         }
     };
     let mut blocks_n = shape.n.div_ceil(version.rows_per_block(m));

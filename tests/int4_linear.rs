@@ -375,13 +375,15 @@ fn v17_blocks(m: usize) -> impl Iterator<Item = (u32, u32, bool)> {
 
 /// Version 17's launch: a 2-D block (a group's warps along x, groups along
 /// y), its rows a block by tile width, every warp's partial tiles in shared
-/// memory; blocks of more than 16 warps or uneven groups refused. Its
-/// block for the benchmark shapes.
+/// memory, or none and the `_w1_` entry points for one-warp groups; blocks
+/// of more than 16 warps or uneven groups refused. Its block for the
+/// benchmark shapes.
 fn plans_v17_blocks(_: &mut Rng) -> TestResult {
     let shape = Int4Shape::new(1000, 512, 128, Int4Mode::Symmetric)?;
-    for (m, kernel, rows, n_tiles) in
-        [(8, "int4_linear_v17_m8_g128_bf16", 16, 1), (20, "int4_linear_v17_m16_g128_bf16", 32, 2)]
-    {
+    for (m, [split_kernel, one_warp_kernel], rows, n_tiles) in [
+        (8, ["int4_linear_v17_m8_g128_bf16", "int4_linear_v17_m8_w1_g128_bf16"], 16, 1),
+        (20, ["int4_linear_v17_m16_g128_bf16", "int4_linear_v17_m16_w1_g128_bf16"], 32, 2),
+    ] {
         for (groups, per_group, valid) in v17_blocks(m) {
             let version = Int4LinearVersion::V17 { row_groups: groups, warps: groups * per_group };
             let plan = int4_linear::plan_version::<bf16>(&shape, &buffers(m, &shape, true), version);
@@ -393,11 +395,15 @@ fn plans_v17_blocks(_: &mut Rng) -> TestResult {
             let launch = only_launch(plan)?;
             let rows = rows * groups as usize;
             let m_tiles = m.div_ceil(8 * n_tiles) as u32;
+            let (kernel, shared) = match per_group {
+                1 => (one_warp_kernel, 0),
+                _ => (split_kernel, groups * per_group * n_tiles as u32 * 512),
+            };
             ensure(
                 launch.kernel == kernel
                     && launch.config.grid == [1000usize.div_ceil(rows) as u32, m_tiles, 1]
                     && launch.config.block == [32 * per_group, groups, 1]
-                    && launch.config.shared_mem_bytes == groups * per_group * n_tiles as u32 * 512,
+                    && launch.config.shared_mem_bytes == shared,
                 || format!("{version:?}, m = {m}: {launch:?}"),
             )?;
         }
@@ -625,13 +631,14 @@ fn tensor_core_versions_every_block_size(kernels: &Kernels, rng: &mut Rng) -> Te
 /// Version 17 with every valid block on shapes that are ragged for each:
 /// `N` not a multiple of its rows, `K` split unevenly between a group's
 /// warps (ending in a partial step), one and several tiles of activation
-/// rows of both widths, every group size and mode; and every invalid block
-/// refused before anything is written.
+/// rows of both widths (for one-warp groups too), every group size and
+/// mode; and every invalid block refused before anything is written.
 fn v17_every_block_shape(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     for (i, (groups, per_group, _)) in v17_blocks(1).enumerate() {
         let version = Int4LinearVersion::V17 { row_groups: groups, warps: groups * per_group };
         let (group_size, mode) = ([32, 64, 128][i % 3], MODES[i / 3 % 2]);
-        let m = [1, 9, 16, 5, 40][i % 5];
+        // Every count of groups with every m (blocks go groups-major, 5 a count).
+        let m = [1, 9, 16, 5, 40][(i + i / 5) % 5];
         let valid = groups * per_group <= v17::MAX_WARPS[(m > 8) as usize];
         let n = 16 * groups as usize * (1 + i % 3) + [0, 5, 13][i % 3];
         let k = 128 * (per_group as usize * (1 + i % 2) + 1) + [0, group_size][i / 2 % 2];

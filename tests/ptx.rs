@@ -32,7 +32,8 @@ fn host_kernels() -> Vec<&'static str> {
     .into_iter()
     .chain(int4_linear::V5_KERNELS.into_iter().flatten())
     .chain(int4_linear::V6_KERNELS.into_iter().flatten())
-    .chain(int4_linear::V17_KERNELS.into_iter().flatten());
+    .chain(int4_linear::V17_KERNELS.into_iter().flatten())
+    .chain(int4_linear::V17_ONE_WARP_KERNELS.into_iter().flatten());
     let int4_half = int4_half.into_iter().flat_map(|per_type| [per_type.f32, per_type.f16, per_type.bf16]).flatten();
     elementwise.iter().flat_map(|kernels| kernels.all()).chain(int4).chain(int4_half).collect()
 }

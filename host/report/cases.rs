@@ -25,9 +25,10 @@ pub const LINEAR_SHAPES: [(usize, usize); 5] =
     [(4096, 4096), (11008, 4096), (4096, 11008), (28672, 8192), (8192, 28672)];
 pub const QUICK_LINEAR_SHAPES: [(usize, usize); 2] = [(4096, 4096), (11008, 4096)];
 /// Activation rows: decode (1) and a small batch (the targets of issue 3),
-/// and batches for the tiled GEMM (version 7, issue 4). Past M = 16 the
-/// outputs are checked on a sample of rows (gpu.rs, `checked_rows`).
-pub const LINEAR_MS: [usize; 6] = [1, 16, 128, 256, 1024, 8192];
+/// and the batches of the tensor-core issue's targets (16, 64, 128, 1024 to
+/// 8192) for the tiled GEMMs. Past M = 16 the outputs are checked on a
+/// sample of rows (gpu.rs, `checked_rows`).
+pub const LINEAR_MS: [usize; 7] = [1, 16, 64, 128, 256, 1024, 8192];
 pub const QUICK_LINEAR_MS: [usize; 3] = [1, 16, 128];
 pub const LINEAR_MODES: [Int4Mode; 2] = [Int4Mode::Symmetric, Int4Mode::Asymmetric];
 pub const QUICK_LINEAR_MODES: [Int4Mode; 1] = [Int4Mode::Symmetric];

@@ -248,9 +248,8 @@ impl<T: MmaHalf> Epilogue<T> {
         sync_threads();
         for i in Strided::block().over(N_TILES * 4 * 32) {
             let (register, owner) = (i / 32, i % 32);
-            let (j, c) = (register / 4, register % 4);
-            let row = first_row + owner / 4 + 8 * (c / 2);
-            let activation_row = first_m + M_PER_TILE * j + 2 * (owner % 4) + c % 2;
+            let (row, activation_row) =
+                fragment_output(first_row, first_m, (owner / 4, owner % 4), register / 4, register % 4);
             let mut total = 0.0f32;
             for w in 0..warps {
                 // SAFETY: written before the barrier, below warps * N_TILES * 4 * 32 floats.
@@ -261,6 +260,31 @@ impl<T: MmaHalf> Epilogue<T> {
             unsafe { self.write(row, activation_row, total) };
         }
         sync_threads(); // the next tile overwrites shared memory
+    }
+
+    /// Stores a warp's tiles when it is the only warp of its group: each lane
+    /// its own accumulators (fragment position `(g, t)`: rows `first_row + g`
+    /// and `+ 8`, activation rows `first_m + 8 j + 2 t` and `+ 1` of tile
+    /// `j`), with the bias, rounded to `T`. No shared memory, no barrier.
+    ///
+    /// # Safety
+    /// `y` holds `m x n` elements, `bias` is null or holds `n`.
+    #[inline(always)]
+    pub(super) unsafe fn store_fragments<const N_TILES: usize>(
+        &self,
+        first_row: usize,
+        first_m: usize,
+        acc: &[[f32; 4]; N_TILES],
+        g: usize,
+        t: usize,
+    ) {
+        for (j, tile) in acc.iter().enumerate() {
+            for (c, &total) in tile.iter().enumerate() {
+                let (row, activation_row) = fragment_output(first_row, first_m, (g, t), j, c);
+                // SAFETY: from the caller; `write` skips outputs outside m x n.
+                unsafe { self.write(row, activation_row, total) };
+            }
+        }
     }
 
     /// Stores `y[activation_row][row] = total + bias[row]`, rounded to `T`,
@@ -280,6 +304,14 @@ impl<T: MmaHalf> Epilogue<T> {
             }
         }
     }
+}
+
+/// The output of accumulator `c` of MMA tile `j` of the lane at `(g, t)`
+/// in the fragments of a warp whose tiles start at weight row `first_row`
+/// and activation row `first_m`: `(weight row, activation row)`.
+#[inline(always)]
+fn fragment_output(first_row: usize, first_m: usize, (g, t): (usize, usize), j: usize, c: usize) -> (usize, usize) {
+    (first_row + g + 8 * (c / 2), first_m + M_PER_TILE * j + 2 * t + c % 2)
 }
 
 /// The main loop of a tiled GEMM (versions 7 and 10 to 13), which the two entry

@@ -12,6 +12,11 @@
 //! faster than version 5 at 1x28672x8192 and 2.4% at 1x8192x28672, and no
 //! faster on smaller layers or at `M = 16`, where a probe of the same
 //! arrangement was 14% faster than version 6 for reasons not yet isolated.
+//!
+//! The `_w1_` entry points are for blocks whose groups are one warp each
+//! (`blockDim.x == 32`), as that probe's were: the body knows it at compile
+//! time, so each warp's loop over `K` has a constant stride and the warp
+//! stores its tile from registers (no shared memory, no barrier).
 
 use super::v5::linear_v5;
 use crate::float::Bf16;
@@ -19,16 +24,28 @@ use quant_kernels_abi::int4_linear::v17::ROW_TILES;
 
 super::mma_tile::entry_points! {
     linear_v5:
-    int4_linear_v17_m8_g32_f16: f16, 1, 32, ROW_TILES[0];
-    int4_linear_v17_m8_g64_f16: f16, 1, 64, ROW_TILES[0];
-    int4_linear_v17_m8_g128_f16: f16, 1, 128, ROW_TILES[0];
-    int4_linear_v17_m16_g32_f16: f16, 2, 32, ROW_TILES[1];
-    int4_linear_v17_m16_g64_f16: f16, 2, 64, ROW_TILES[1];
-    int4_linear_v17_m16_g128_f16: f16, 2, 128, ROW_TILES[1];
-    int4_linear_v17_m8_g32_bf16: Bf16, 1, 32, ROW_TILES[0];
-    int4_linear_v17_m8_g64_bf16: Bf16, 1, 64, ROW_TILES[0];
-    int4_linear_v17_m8_g128_bf16: Bf16, 1, 128, ROW_TILES[0];
-    int4_linear_v17_m16_g32_bf16: Bf16, 2, 32, ROW_TILES[1];
-    int4_linear_v17_m16_g64_bf16: Bf16, 2, 64, ROW_TILES[1];
-    int4_linear_v17_m16_g128_bf16: Bf16, 2, 128, ROW_TILES[1];
+    int4_linear_v17_m8_g32_f16: f16, 1, 32, ROW_TILES[0], false;
+    int4_linear_v17_m8_g64_f16: f16, 1, 64, ROW_TILES[0], false;
+    int4_linear_v17_m8_g128_f16: f16, 1, 128, ROW_TILES[0], false;
+    int4_linear_v17_m16_g32_f16: f16, 2, 32, ROW_TILES[1], false;
+    int4_linear_v17_m16_g64_f16: f16, 2, 64, ROW_TILES[1], false;
+    int4_linear_v17_m16_g128_f16: f16, 2, 128, ROW_TILES[1], false;
+    int4_linear_v17_m8_w1_g32_f16: f16, 1, 32, ROW_TILES[0], true;
+    int4_linear_v17_m8_w1_g64_f16: f16, 1, 64, ROW_TILES[0], true;
+    int4_linear_v17_m8_w1_g128_f16: f16, 1, 128, ROW_TILES[0], true;
+    int4_linear_v17_m16_w1_g32_f16: f16, 2, 32, ROW_TILES[1], true;
+    int4_linear_v17_m16_w1_g64_f16: f16, 2, 64, ROW_TILES[1], true;
+    int4_linear_v17_m16_w1_g128_f16: f16, 2, 128, ROW_TILES[1], true;
+    int4_linear_v17_m8_g32_bf16: Bf16, 1, 32, ROW_TILES[0], false;
+    int4_linear_v17_m8_g64_bf16: Bf16, 1, 64, ROW_TILES[0], false;
+    int4_linear_v17_m8_g128_bf16: Bf16, 1, 128, ROW_TILES[0], false;
+    int4_linear_v17_m16_g32_bf16: Bf16, 2, 32, ROW_TILES[1], false;
+    int4_linear_v17_m16_g64_bf16: Bf16, 2, 64, ROW_TILES[1], false;
+    int4_linear_v17_m16_g128_bf16: Bf16, 2, 128, ROW_TILES[1], false;
+    int4_linear_v17_m8_w1_g32_bf16: Bf16, 1, 32, ROW_TILES[0], true;
+    int4_linear_v17_m8_w1_g64_bf16: Bf16, 1, 64, ROW_TILES[0], true;
+    int4_linear_v17_m8_w1_g128_bf16: Bf16, 1, 128, ROW_TILES[0], true;
+    int4_linear_v17_m16_w1_g32_bf16: Bf16, 2, 32, ROW_TILES[1], true;
+    int4_linear_v17_m16_w1_g64_bf16: Bf16, 2, 64, ROW_TILES[1], true;
+    int4_linear_v17_m16_w1_g128_bf16: Bf16, 2, 128, ROW_TILES[1], true;
 }

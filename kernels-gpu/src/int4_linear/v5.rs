@@ -42,18 +42,18 @@ use quant_kernels_abi::int4_linear::v5::PREFETCH_BATCHES;
 
 entry_points! {
     linear_v5:
-    int4_linear_v5_m8_g32_f16: f16, 1, 32, 1;
-    int4_linear_v5_m8_g64_f16: f16, 1, 64, 1;
-    int4_linear_v5_m8_g128_f16: f16, 1, 128, 1;
-    int4_linear_v5_m16_g32_f16: f16, 2, 32, 1;
-    int4_linear_v5_m16_g64_f16: f16, 2, 64, 1;
-    int4_linear_v5_m16_g128_f16: f16, 2, 128, 1;
-    int4_linear_v5_m8_g32_bf16: Bf16, 1, 32, 1;
-    int4_linear_v5_m8_g64_bf16: Bf16, 1, 64, 1;
-    int4_linear_v5_m8_g128_bf16: Bf16, 1, 128, 1;
-    int4_linear_v5_m16_g32_bf16: Bf16, 2, 32, 1;
-    int4_linear_v5_m16_g64_bf16: Bf16, 2, 64, 1;
-    int4_linear_v5_m16_g128_bf16: Bf16, 2, 128, 1;
+    int4_linear_v5_m8_g32_f16: f16, 1, 32, 1, false;
+    int4_linear_v5_m8_g64_f16: f16, 1, 64, 1, false;
+    int4_linear_v5_m8_g128_f16: f16, 1, 128, 1, false;
+    int4_linear_v5_m16_g32_f16: f16, 2, 32, 1, false;
+    int4_linear_v5_m16_g64_f16: f16, 2, 64, 1, false;
+    int4_linear_v5_m16_g128_f16: f16, 2, 128, 1, false;
+    int4_linear_v5_m8_g32_bf16: Bf16, 1, 32, 1, false;
+    int4_linear_v5_m8_g64_bf16: Bf16, 1, 64, 1, false;
+    int4_linear_v5_m8_g128_bf16: Bf16, 1, 128, 1, false;
+    int4_linear_v5_m16_g32_bf16: Bf16, 2, 32, 1, false;
+    int4_linear_v5_m16_g64_bf16: Bf16, 2, 64, 1, false;
+    int4_linear_v5_m16_g128_bf16: Bf16, 2, 128, 1, false;
 }
 
 /// One step of a lane, loaded: in each of its `R` tiles of 16 weight rows,
@@ -279,15 +279,25 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     }
 }
 
-/// The body of every version 5 and 6 entry point: `N_TILES` MMA tiles of
-/// activation rows, groups of `G` columns, `R` tiles of 16 weight rows per
-/// warp (a block takes `16 R` rows).
+/// The body of every version 5, 6 and 17 entry point: `N_TILES` MMA tiles
+/// of activation rows, groups of `G` columns, `R` tiles of 16 weight rows per
+/// warp (a group of warps takes `16 R` rows). With `ONE_WARP`, every group is
+/// one warp (`blockDim.x == 32`) and takes all of `K`: its loop over `K` has
+/// a constant stride and it stores its tile from registers, with no shared
+/// memory and no barrier.
 ///
 /// # Safety
-/// As for the entry points, with `group_size == G`.
+/// As for the entry points, with `group_size == G` (and `blockDim.x == 32`
+/// with `ONE_WARP`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize>(
+pub(super) unsafe fn linear_v5<
+    T: MmaHalf,
+    const N_TILES: usize,
+    const G: usize,
+    const R: usize,
+    const ONE_WARP: bool,
+>(
     x: *const T,
     qweight: *const u32,
     scales: *const u16,
@@ -302,7 +312,7 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
     const F: usize = STEPS_IN_FLIGHT;
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let position = LanePosition::new(n, ROWS_PER_TILE * R);
-    let (warp, warps) = (position.warp, position.warps);
+    let (warp, warps) = if ONE_WARP { (0, 1) } else { (position.warp, position.warps) };
     let steps = k.div_ceil(STEP_K);
 
     for first_m in activation_tiles(m, M_PER_TILE * N_TILES) {
@@ -328,11 +338,17 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
             step += warps * F;
         }
 
+        let epilogue = Epilogue { bias, y, m, n };
         for (row_tile, acc) in acc.iter().enumerate() {
             let first_row = position.first_row + ROWS_PER_TILE * row_tile;
-            let epilogue = Epilogue { bias, y, m, n };
             // SAFETY: y holds m x n elements and bias n (or is null).
-            unsafe { epilogue.store::<N_TILES>(first_row, first_m, acc, warp, position.lane, warps) };
+            unsafe {
+                if ONE_WARP {
+                    epilogue.store_fragments(first_row, first_m, acc, position.g, position.t)
+                } else {
+                    epilogue.store::<N_TILES>(first_row, first_m, acc, warp, position.lane, warps)
+                }
+            };
         }
     }
 }
