@@ -78,58 +78,49 @@ pub const V6_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
     ],
 ];
 
-/// Version 17's entry points, indexed as [`V5_KERNELS`] (`m_tile` 8: version
-/// 5's body; 16: version 6's).
-pub const V17_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
-    [
-        PerFloat { f32: None, f16: Some("int4_linear_v17_m8_g32_f16"), bf16: Some("int4_linear_v17_m8_g32_bf16") },
-        PerFloat { f32: None, f16: Some("int4_linear_v17_m8_g64_f16"), bf16: Some("int4_linear_v17_m8_g64_bf16") },
-        PerFloat { f32: None, f16: Some("int4_linear_v17_m8_g128_f16"), bf16: Some("int4_linear_v17_m8_g128_bf16") },
-    ],
-    [
-        PerFloat { f32: None, f16: Some("int4_linear_v17_m16_g32_f16"), bf16: Some("int4_linear_v17_m16_g32_bf16") },
-        PerFloat { f32: None, f16: Some("int4_linear_v17_m16_g64_f16"), bf16: Some("int4_linear_v17_m16_g64_bf16") },
-        PerFloat { f32: None, f16: Some("int4_linear_v17_m16_g128_f16"), bf16: Some("int4_linear_v17_m16_g128_bf16") },
-    ],
-];
+/// Names one of version 17's entry points per activation type:
+/// `v17_kernels!("m8", "_w4", "g128")`.
+macro_rules! v17_kernels {
+    ($m:literal, $warps:literal, $g:literal) => {
+        PerFloat {
+            f32: None,
+            f16: Some(concat!("int4_linear_v17_", $m, $warps, "_", $g, "_f16")),
+            bf16: Some(concat!("int4_linear_v17_", $m, $warps, "_", $g, "_bf16")),
+        }
+    };
+    ($warps:literal) => {
+        [
+            [v17_kernels!("m8", $warps, "g32"), v17_kernels!("m8", $warps, "g64"), v17_kernels!("m8", $warps, "g128")],
+            [
+                v17_kernels!("m16", $warps, "g32"),
+                v17_kernels!("m16", $warps, "g64"),
+                v17_kernels!("m16", $warps, "g128"),
+            ],
+        ]
+    };
+}
 
-/// Version 17's entry points for blocks of one-warp groups (`warps ==
-/// row_groups`), indexed as [`V5_KERNELS`]: each warp takes all of `K` and
-/// stores its tile from registers, with no shared memory.
-pub const V17_ONE_WARP_KERNELS: [[PerFloat<Option<&str>>; 3]; 2] = [
+/// Version 17's warps a group with entry points of their own
+/// ([`V17_KERNELS`]' first index, from 1); other counts take the entry
+/// points that read it from the block.
+pub const V17_FIXED_WARPS: [u32; 5] = [1, 2, 4, 8, 16];
+
+/// Version 17's entry points, `[warps][m_tile][group size]`: `warps` 0 for
+/// any number of warps a group (`blockDim.x / 32`, read at run time), then
+/// one for each of [`V17_FIXED_WARPS`], which knows it at compile time
+/// (but 16 warps a group past 8 activation rows, above `MAX_WARPS`); the
+/// rest indexed as [`V5_KERNELS`] (`m_tile` 8: version 5's body; 16:
+/// version 6's).
+pub const V17_KERNELS: [[[PerFloat<Option<&str>>; 3]; 2]; 6] = [
+    v17_kernels!(""),
+    v17_kernels!("_w1"),
+    v17_kernels!("_w2"),
+    v17_kernels!("_w4"),
+    v17_kernels!("_w8"),
     [
-        PerFloat {
-            f32: None,
-            f16: Some("int4_linear_v17_m8_w1_g32_f16"),
-            bf16: Some("int4_linear_v17_m8_w1_g32_bf16"),
-        },
-        PerFloat {
-            f32: None,
-            f16: Some("int4_linear_v17_m8_w1_g64_f16"),
-            bf16: Some("int4_linear_v17_m8_w1_g64_bf16"),
-        },
-        PerFloat {
-            f32: None,
-            f16: Some("int4_linear_v17_m8_w1_g128_f16"),
-            bf16: Some("int4_linear_v17_m8_w1_g128_bf16"),
-        },
-    ],
-    [
-        PerFloat {
-            f32: None,
-            f16: Some("int4_linear_v17_m16_w1_g32_f16"),
-            bf16: Some("int4_linear_v17_m16_w1_g32_bf16"),
-        },
-        PerFloat {
-            f32: None,
-            f16: Some("int4_linear_v17_m16_w1_g64_f16"),
-            bf16: Some("int4_linear_v17_m16_w1_g64_bf16"),
-        },
-        PerFloat {
-            f32: None,
-            f16: Some("int4_linear_v17_m16_w1_g128_f16"),
-            bf16: Some("int4_linear_v17_m16_w1_g128_bf16"),
-        },
+        [v17_kernels!("m8", "_w16", "g32"), v17_kernels!("m8", "_w16", "g64"), v17_kernels!("m8", "_w16", "g128")],
+        // Above `v17::MAX_WARPS`, refused by `plan_version`.
+        [v17_kernels!("m16", "", "g32"), v17_kernels!("m16", "", "g64"), v17_kernels!("m16", "", "g128")],
     ],
 ];
 
@@ -239,7 +230,10 @@ pub enum Int4LinearVersion {
     /// same activations at about the same time and all but the first find
     /// them in L1. `warps` must be a multiple of `row_groups`, at most
     /// `quant_kernels_abi::int4_linear::v17::MAX_WARPS` (16 up to 8
-    /// activation rows, 8 past them).
+    /// activation rows, 8 past them). Groups of 1, 2, 4, 8 or 16 warps run
+    /// entry points that know the count at compile time ([`V17_KERNELS`]),
+    /// 1-8% faster than versions 5 and 6 in the same block (docs/PERF.md,
+    /// run 23); other counts read it from the block.
     /// (Versions 14 to 16 were measured and removed: docs/PERF.md, runs
     /// 19, 21 and 22.)
     V17 { row_groups: u32, warps: u32 },
@@ -268,15 +262,14 @@ impl Int4LinearVersion {
         let version = match T::NAME {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
-            // Measured on the H100 (docs/PERF.md, run 8): v5 up to one MMA
-            // tile of activation rows; v6 (32 weight rows a warp) past it.
-            // Run 22: v5's body in v17's blocks of row groups is faster on
-            // the largest layers (2.4-6%), not on those of 4096 x 4096 to
-            // 11008 x 4096.
-            _ if m <= v3::M_PER_TILE && n.saturating_mul(k) >= V17_FROM_WEIGHTS => {
-                Self::V17 { row_groups: 1, warps: 1 }
-            }
-            _ if m <= v3::M_PER_TILE => Self::V5 { warps: v3::DEFAULT_WARPS },
+            // Version 17 runs v5's body up to one MMA tile of activation rows
+            // and v6's (32 weight rows a warp) past it, as run 8 chose
+            // between them, with the warps of a group known at compile
+            // time: 1-8% faster than v5 and v6 on every benchmark shape at M
+            // = 1 and 16, and 15% at 16 x 28672 x 8192 in groups of one warp
+            // (docs/PERF.md, run 23). Not measured from 17 to 48 rows, where
+            // it runs the same body over more tiles of activation rows.
+            _ if m <= v7::ABOVE_M => Self::V17 { row_groups: 1, warps: 1 },
             // Past v7::ABOVE_M rows the GEMM, which reads each weight once
             // per 128 activation rows, with K split where its grid is small.
             // A prediction from run 8's figures (docs/PERF.md, "v7
@@ -294,11 +287,8 @@ impl Int4LinearVersion {
             // it on the smallest (run 17). Version 11 (256 activation
             // rows a tile) is not faster than version 10 (runs 14 and 15),
             // so it is not chosen.
-            _ if m > v7::ABOVE_M && Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => {
-                Self::V13 { split_k: 1 }
-            }
-            _ if m > v7::ABOVE_M => Self::V7 { split_k: 1 },
-            _ => Self::V6 { warps: v3::DEFAULT_WARPS },
+            _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => Self::V13 { split_k: 1 },
+            _ => Self::V7 { split_k: 1 },
         };
         version.tuned(m, n, k, device)
     }
@@ -476,20 +466,14 @@ impl Int4LinearVersion {
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
             Self::V13 { .. } => V13_KERNELS,
             Self::V17 { row_groups, warps } => {
-                let kernels = if warps == row_groups { V17_ONE_WARP_KERNELS } else { V17_KERNELS };
-                kernels[wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?]
+                let per_group = warps / row_groups.max(1);
+                let fixed = V17_FIXED_WARPS.iter().position(|&w| w == per_group).map_or(0, |i| i + 1);
+                V17_KERNELS[fixed][wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?]
             }
         };
         names.get::<T>()
     }
 }
-
-/// The weights (`n * k`) from which [`Int4LinearVersion::best_for`] takes
-/// version 17 for up to 8 activation rows: on the H100 (docs/PERF.md, run
-/// 22) it was 5.9% faster than version 5 at 28672 x 8192 and 2.4% at 8192
-/// x 28672 (235M weights), and 0-9% slower at 4096 x 4096 to 11008 x 4096
-/// (45M at most).
-pub const V17_FROM_WEIGHTS: usize = 1 << 27;
 
 /// Refuses a block of `warps` that `version` does not take for `m`
 /// activation rows ([`Int4LinearVersion::most_warps`]).
@@ -511,14 +495,18 @@ fn wide_tile(m: usize) -> bool {
 /// Version 17's block for `m` activation rows and `n` weight rows on
 /// `device`. As versions 5 and 6 ([`Int4LinearVersion::tuned`]), `K` is
 /// split between the largest power of two at most `2048 / ceil(n / 16)`
-/// warps a group, here from 1 to 8. The block holds as many groups as make
-/// `v17::MAX_WARPS` warps (16, or 8 for 16 activation rows), halved while
-/// that leaves more than a quarter of the multiprocessors without a block.
+/// warps a group, here from 1 to 8. Groups of one warp (`n` past 16384)
+/// fill the block to `v17::MAX_WARPS` warps (16, or 8 past 8 activation
+/// rows), halved while that leaves more than a quarter of the
+/// multiprocessors without a block; wider groups go one a block. On the H100
+/// (docs/PERF.md, run 23) this block was the fastest measured, or within
+/// 0.3% of it, at every benchmark shape at M = 1 and 16 but 1 x 8192 x
+/// 28672, where two and four groups of 4 warps were 0.7-2% faster; two
+/// groups instead of one were up to 9% slower.
 fn v17_block(m: usize, n: usize, device: &DeviceInfo) -> Int4LinearVersion {
     let share = (2048 / n.div_ceil(v3::ROWS_PER_BLOCK).max(1)).max(1);
     let per_group = (1u32 << share.ilog2()).min(8);
-    let most_warps = v17::MAX_WARPS[wide_tile(m) as usize];
-    let mut row_groups = (most_warps / per_group).max(1);
+    let mut row_groups = if per_group == 1 { v17::MAX_WARPS[wide_tile(m) as usize] } else { 1 };
     let rows = v17::ROWS_PER_GROUP[wide_tile(m) as usize];
     let too_few = |groups: u32| 4 * n.div_ceil(rows * groups as usize) < 3 * device.multiprocessors as usize;
     while row_groups > 1 && too_few(row_groups) {

@@ -62,19 +62,24 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     ensure(decode.kernel == V2_KERNEL && decode.config.grid == [1, 1, 1], || format!("m = 1: {decode:?}"))?;
     let v1 = only_launch(int4_linear::plan_version::<f32>(&shape, &buffers(1, &shape, false), Int4LinearVersion::V1))?;
     ensure(v1.kernel == V1_DECODE_KERNEL, || format!("v1 with m = 1: {v1:?}"))?;
-    // Version 6 for half types past 8 activation rows: 32 rows a block, 16 activation rows a block.
+    // Version 17 for half types, one group of 8 warps on these narrow
+    // layers: past 8 activation rows version 6's body (32 weight rows a
+    // group, 16 activation rows a block), up to 8 version 5's (16, 8).
     let half = only_launch(int4_linear::plan::<bf16>(&shape, &buffers(9, &shape, false), &H100))?;
     ensure(
-        half.kernel == "int4_linear_v6_m16_g64_bf16"
+        half.kernel == "int4_linear_v17_m16_w8_g64_bf16"
             && half.config.grid == [1, 1, 1]
             && half.config.block == [256, 1, 1],
         || format!("bf16, m = 9: {half:?}"),
     )?;
     let narrow = Int4Shape::new(40, 256, 64, Int4Mode::Symmetric)?;
     let half = only_launch(int4_linear::plan::<f16>(&narrow, &buffers(8, &narrow, false), &H100))?;
-    ensure(half.kernel == "int4_linear_v5_m8_g64_f16" && half.config.grid == [3, 1, 1], || {
-        format!("f16, m = 8: {half:?}")
-    })?;
+    ensure(
+        half.kernel == "int4_linear_v17_m8_w8_g64_f16"
+            && half.config.grid == [3, 1, 1]
+            && half.config.block == [256, 1, 1],
+        || format!("f16, m = 8: {half:?}"),
+    )?;
     expect_error(
         int4_linear::plan_version::<f16>(&shape, &ok, Int4LinearVersion::V2),
         Error::UnsupportedType { kernel: "int4_linear", version: 2, dtype: "f16" },
@@ -83,17 +88,19 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         int4_linear::plan_version::<f32>(&shape, &ok, Int4LinearVersion::V3 { warps: 8 }),
         Error::UnsupportedType { kernel: "int4_linear", version: 3, dtype: "f32" },
     )?;
-    // The tensor-core versions' default block for the benchmark shapes.
-    for (m, n, warps) in [(1, 4096, 8), (1, 11008, 2), (1, 8192, 4), (1, 28672, 2), (16, 11008, 2), (32, 8192, 4)] {
-        let tuned = Int4LinearVersion::best_for::<f16>(m, n, 4096, &H100);
-        let expected = if m <= 8 { Int4LinearVersion::V5 { warps } } else { Int4LinearVersion::V6 { warps } };
-        ensure(tuned == expected, || format!("m = {m}, n = {n}: {tuned:?}"))?;
-    }
-    // The largest layers at M <= 8: version 17 (run 22); M = 16: still version 6.
+    // Up to v7::ABOVE_M rows, version 17 (run 23): one group of 2 to 8
+    // warps splitting K, or one-warp groups filling the block past 16384 rows.
+    let v17 = |row_groups, warps| Int4LinearVersion::V17 { row_groups, warps };
     for (m, n, k, expected) in [
-        (1, 28672, 8192, Int4LinearVersion::V17 { row_groups: 16, warps: 16 }),
-        (8, 8192, 28672, Int4LinearVersion::V17 { row_groups: 4, warps: 16 }),
-        (16, 28672, 8192, Int4LinearVersion::V6 { warps: 2 }),
+        (1, 4096, 4096, v17(1, 8)),
+        (1, 11008, 4096, v17(1, 2)),
+        (1, 8192, 28672, v17(1, 4)),
+        (1, 28672, 8192, v17(16, 16)),
+        (8, 28672, 4096, v17(16, 16)),
+        (16, 11008, 4096, v17(1, 2)),
+        (16, 28672, 8192, v17(8, 8)),
+        (32, 8192, 4096, v17(1, 4)),
+        (48, 28672, 4096, v17(8, 8)),
     ] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, k, &H100);
         ensure(chosen == expected, || format!("{m}x{n}x{k}: {chosen:?}"))?;
@@ -110,7 +117,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         ensure(matches!(chosen, Int4LinearVersion::V7 { .. }), || format!("A100 m = {m}, n = {n}: {chosen:?}"))?;
     }
     let chosen = Int4LinearVersion::best_for::<bf16>(v7::ABOVE_M, 4096, 4096, &H100);
-    ensure(matches!(chosen, Int4LinearVersion::V6 { .. }), || format!("m = {}: {chosen:?}", v7::ABOVE_M))?;
+    ensure(matches!(chosen, Int4LinearVersion::V17 { .. }), || format!("m = {}: {chosen:?}", v7::ABOVE_M))?;
     let chosen = Int4LinearVersion::best_for::<f32>(1024, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V1, || "f32 GEMM".into())?;
     // 128 x 128 tiles: ragged N and M round up; 8 warps; the 3-stage ring.
@@ -365,25 +372,23 @@ fn tensor_core_versions(warps: u32) -> impl Iterator<Item = Int4LinearVersion> {
 }
 
 /// Version 17's blocks for `m` activation rows, valid or not: groups from
-/// 1 to 16, warps a group from 1 to 16.
+/// 1 to 16, warps a group from 1 to 16 (powers of two, which have entry
+/// points of their own, and 3, which reads it from the block).
 fn v17_blocks(m: usize) -> impl Iterator<Item = (u32, u32, bool)> {
-    let (powers, most) = ([1, 2, 4, 8, 16], v17::MAX_WARPS[(m > 8) as usize]);
-    powers.into_iter().flat_map(move |groups| {
-        powers.into_iter().map(move |per_group| (groups, per_group, groups * per_group <= most))
+    let most = v17::MAX_WARPS[(m > 8) as usize];
+    [1, 2, 4, 8, 16].into_iter().flat_map(move |groups| {
+        [1, 2, 3, 4, 8, 16].into_iter().map(move |per_group| (groups, per_group, groups * per_group <= most))
     })
 }
 
 /// Version 17's launch: a 2-D block (a group's warps along x, groups along
-/// y), its rows a block by tile width, every warp's partial tiles in shared
-/// memory, or none and the `_w1_` entry points for one-warp groups; blocks
-/// of more than 16 warps or uneven groups refused. Its block for the
-/// benchmark shapes.
+/// y), its rows a block by tile width, the entry point that knows the warps
+/// a group where there is one, every warp's partial tiles in shared memory
+/// or none for one-warp groups; blocks of more than 16 warps or uneven
+/// groups refused. Its block for the benchmark shapes.
 fn plans_v17_blocks(_: &mut Rng) -> TestResult {
     let shape = Int4Shape::new(1000, 512, 128, Int4Mode::Symmetric)?;
-    for (m, [split_kernel, one_warp_kernel], rows, n_tiles) in [
-        (8, ["int4_linear_v17_m8_g128_bf16", "int4_linear_v17_m8_w1_g128_bf16"], 16, 1),
-        (20, ["int4_linear_v17_m16_g128_bf16", "int4_linear_v17_m16_w1_g128_bf16"], 32, 2),
-    ] {
+    for (m, tile, rows, n_tiles) in [(8, "m8", 16, 1), (20, "m16", 32, 2)] {
         for (groups, per_group, valid) in v17_blocks(m) {
             let version = Int4LinearVersion::V17 { row_groups: groups, warps: groups * per_group };
             let plan = int4_linear::plan_version::<bf16>(&shape, &buffers(m, &shape, true), version);
@@ -395,10 +400,11 @@ fn plans_v17_blocks(_: &mut Rng) -> TestResult {
             let launch = only_launch(plan)?;
             let rows = rows * groups as usize;
             let m_tiles = m.div_ceil(8 * n_tiles) as u32;
-            let (kernel, shared) = match per_group {
-                1 => (one_warp_kernel, 0),
-                _ => (split_kernel, groups * per_group * n_tiles as u32 * 512),
+            let kernel = match per_group {
+                3 => format!("int4_linear_v17_{tile}_g128_bf16"),
+                _ => format!("int4_linear_v17_{tile}_w{per_group}_g128_bf16"),
             };
+            let shared = if per_group == 1 { 0 } else { groups * per_group * n_tiles as u32 * 512 };
             ensure(
                 launch.kernel == kernel
                     && launch.config.grid == [1000usize.div_ceil(rows) as u32, m_tiles, 1]
@@ -419,15 +425,17 @@ fn plans_v17_blocks(_: &mut Rng) -> TestResult {
         )?;
     }
     for (m, n, row_groups, warps) in [
-        (1, 4096, 2, 16),
-        (1, 11008, 4, 8),
+        (1, 4096, 1, 8),
+        (1, 11008, 1, 2),
         (1, 28672, 16, 16),
-        (1, 8192, 4, 16),
+        (1, 8192, 1, 4),
         (16, 4096, 1, 8),
-        (16, 11008, 2, 4),
+        (16, 11008, 1, 2),
         (16, 28672, 8, 8),
-        (16, 8192, 2, 8),
+        (16, 8192, 1, 4),
         (1, 64, 1, 8),
+        // One-warp groups halved while a quarter of the GPU would idle.
+        (1, 20000, 8, 8),
     ] {
         let tuned = Int4LinearVersion::V17 { row_groups: 1, warps: 1 }.tuned(m, n, 4096, &H100);
         let expected = Int4LinearVersion::V17 { row_groups, warps };
@@ -636,15 +644,17 @@ fn tensor_core_versions_every_block_size(kernels: &Kernels, rng: &mut Rng) -> Te
 fn v17_every_block_shape(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     for (i, (groups, per_group, _)) in v17_blocks(1).enumerate() {
         let version = Int4LinearVersion::V17 { row_groups: groups, warps: groups * per_group };
-        let (group_size, mode) = ([32, 64, 128][i % 3], MODES[i / 3 % 2]);
-        // Every count of groups with every m (blocks go groups-major, 5 a count).
-        let m = [1, 9, 16, 5, 40][(i + i / 5) % 5];
+        // Blocks go groups-major, 6 a count of groups: j mixes the group
+        // sizes, modes, m and bias across each count, one-warp groups too.
+        let j = i + i / 6;
+        let (group_size, mode) = ([32, 64, 128][j % 3], MODES[j / 3 % 2]);
+        let m = [1, 9, 16, 5, 40][j % 5];
         let valid = groups * per_group <= v17::MAX_WARPS[(m > 8) as usize];
         let n = 16 * groups as usize * (1 + i % 3) + [0, 5, 13][i % 3];
         let k = 128 * (per_group as usize * (1 + i % 2) + 1) + [0, group_size][i / 2 % 2];
         let shape = Int4Shape::new(n, k, group_size, mode)?;
         if valid {
-            check_layer(kernels, rng, m, shape, i % 2 == 0, &[version])?;
+            check_layer(kernels, rng, m, shape, j % 2 == 0, &[version])?;
             continue;
         }
         let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, mode)?;

@@ -32,8 +32,7 @@ fn host_kernels() -> Vec<&'static str> {
     .into_iter()
     .chain(int4_linear::V5_KERNELS.into_iter().flatten())
     .chain(int4_linear::V6_KERNELS.into_iter().flatten())
-    .chain(int4_linear::V17_KERNELS.into_iter().flatten())
-    .chain(int4_linear::V17_ONE_WARP_KERNELS.into_iter().flatten());
+    .chain(int4_linear::V17_KERNELS.into_iter().flatten().flatten());
     let int4_half = int4_half.into_iter().flat_map(|per_type| [per_type.f32, per_type.f16, per_type.bf16]).flatten();
     elementwise.iter().flat_map(|kernels| kernels.all()).chain(int4).chain(int4_half).collect()
 }
@@ -43,6 +42,9 @@ fn host_and_modules_agree_on_kernels(_: &mut Rng) -> TestResult {
     let mut launched = host_kernels();
     exported.sort_unstable();
     launched.sort_unstable();
+    // Version 17's table names its run-time entry points twice (16 warps a
+    // group past 8 activation rows, which plan_version refuses).
+    launched.dedup();
     ensure(exported == launched, || format!("PTX exports {exported:?}, host launches {launched:?}"))
 }
 

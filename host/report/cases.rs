@@ -143,7 +143,7 @@ mod tests {
     #[test]
     fn batches_time_what_the_library_picks() {
         let h100 = quant_kernels::launch::DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
-        for m in [128, 256, 1024, 8192] {
+        for m in LINEAR_MS.into_iter().filter(|&m| m > EVERY_LINEAR_VARIANT_UP_TO_M) {
             for (n, k) in LINEAR_SHAPES {
                 let chosen = Int4LinearVersion::best_for::<half::f16>(m, n, k, &h100);
                 assert!(linear_variant_timed(m, Int4Mode::Symmetric, chosen), "{chosen:?} at m = {m}, n = {n}");

@@ -42,18 +42,18 @@ use quant_kernels_abi::int4_linear::v5::PREFETCH_BATCHES;
 
 entry_points! {
     linear_v5:
-    int4_linear_v5_m8_g32_f16: f16, 1, 32, 1, false;
-    int4_linear_v5_m8_g64_f16: f16, 1, 64, 1, false;
-    int4_linear_v5_m8_g128_f16: f16, 1, 128, 1, false;
-    int4_linear_v5_m16_g32_f16: f16, 2, 32, 1, false;
-    int4_linear_v5_m16_g64_f16: f16, 2, 64, 1, false;
-    int4_linear_v5_m16_g128_f16: f16, 2, 128, 1, false;
-    int4_linear_v5_m8_g32_bf16: Bf16, 1, 32, 1, false;
-    int4_linear_v5_m8_g64_bf16: Bf16, 1, 64, 1, false;
-    int4_linear_v5_m8_g128_bf16: Bf16, 1, 128, 1, false;
-    int4_linear_v5_m16_g32_bf16: Bf16, 2, 32, 1, false;
-    int4_linear_v5_m16_g64_bf16: Bf16, 2, 64, 1, false;
-    int4_linear_v5_m16_g128_bf16: Bf16, 2, 128, 1, false;
+    int4_linear_v5_m8_g32_f16: f16, 1, 32, 1, 0;
+    int4_linear_v5_m8_g64_f16: f16, 1, 64, 1, 0;
+    int4_linear_v5_m8_g128_f16: f16, 1, 128, 1, 0;
+    int4_linear_v5_m16_g32_f16: f16, 2, 32, 1, 0;
+    int4_linear_v5_m16_g64_f16: f16, 2, 64, 1, 0;
+    int4_linear_v5_m16_g128_f16: f16, 2, 128, 1, 0;
+    int4_linear_v5_m8_g32_bf16: Bf16, 1, 32, 1, 0;
+    int4_linear_v5_m8_g64_bf16: Bf16, 1, 64, 1, 0;
+    int4_linear_v5_m8_g128_bf16: Bf16, 1, 128, 1, 0;
+    int4_linear_v5_m16_g32_bf16: Bf16, 2, 32, 1, 0;
+    int4_linear_v5_m16_g64_bf16: Bf16, 2, 64, 1, 0;
+    int4_linear_v5_m16_g128_bf16: Bf16, 2, 128, 1, 0;
 }
 
 /// One step of a lane, loaded: in each of its `R` tiles of 16 weight rows,
@@ -281,23 +281,17 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
 
 /// The body of every version 5, 6 and 17 entry point: `N_TILES` MMA tiles
 /// of activation rows, groups of `G` columns, `R` tiles of 16 weight rows per
-/// warp (a group of warps takes `16 R` rows). With `ONE_WARP`, every group is
-/// one warp (`blockDim.x == 32`) and takes all of `K`: its loop over `K` has
-/// a constant stride and it stores its tile from registers, with no shared
-/// memory and no barrier.
+/// warp (a group of warps takes `16 R` rows), `WARPS` warps a group, or
+/// `blockDim.x / 32` if 0. With `WARPS` known, each warp's loop over `K` has
+/// a constant stride; a group of one warp takes all of `K` and stores its
+/// tile from registers, with no shared memory and no barrier.
 ///
 /// # Safety
-/// As for the entry points, with `group_size == G` (and `blockDim.x == 32`
-/// with `ONE_WARP`).
+/// As for the entry points, with `group_size == G` (and `blockDim.x == 32
+/// WARPS` unless 0).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn linear_v5<
-    T: MmaHalf,
-    const N_TILES: usize,
-    const G: usize,
-    const R: usize,
-    const ONE_WARP: bool,
->(
+pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize, const WARPS: usize>(
     x: *const T,
     qweight: *const u32,
     scales: *const u16,
@@ -312,7 +306,11 @@ pub(super) unsafe fn linear_v5<
     const F: usize = STEPS_IN_FLIGHT;
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let position = LanePosition::new(n, ROWS_PER_TILE * R);
-    let (warp, warps) = if ONE_WARP { (0, 1) } else { (position.warp, position.warps) };
+    let (warp, warps) = match WARPS {
+        0 => (position.warp, position.warps),
+        1 => (0, 1),
+        _ => (position.warp, WARPS),
+    };
     let steps = k.div_ceil(STEP_K);
 
     for first_m in activation_tiles(m, M_PER_TILE * N_TILES) {
@@ -343,7 +341,7 @@ pub(super) unsafe fn linear_v5<
             let first_row = position.first_row + ROWS_PER_TILE * row_tile;
             // SAFETY: y holds m x n elements and bias n (or is null).
             unsafe {
-                if ONE_WARP {
+                if WARPS == 1 {
                     epilogue.store_fragments(first_row, first_m, acc, position.g, position.t)
                 } else {
                     epilogue.store::<N_TILES>(first_row, first_m, acc, warp, position.lane, warps)

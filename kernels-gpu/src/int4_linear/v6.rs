@@ -17,16 +17,16 @@ use quant_kernels_abi::int4_linear::v6::ROW_TILES;
 
 super::mma_tile::entry_points! {
     linear_v5:
-    int4_linear_v6_m8_g32_f16: f16, 1, 32, ROW_TILES, false;
-    int4_linear_v6_m8_g64_f16: f16, 1, 64, ROW_TILES, false;
-    int4_linear_v6_m8_g128_f16: f16, 1, 128, ROW_TILES, false;
-    int4_linear_v6_m16_g32_f16: f16, 2, 32, ROW_TILES, false;
-    int4_linear_v6_m16_g64_f16: f16, 2, 64, ROW_TILES, false;
-    int4_linear_v6_m16_g128_f16: f16, 2, 128, ROW_TILES, false;
-    int4_linear_v6_m8_g32_bf16: Bf16, 1, 32, ROW_TILES, false;
-    int4_linear_v6_m8_g64_bf16: Bf16, 1, 64, ROW_TILES, false;
-    int4_linear_v6_m8_g128_bf16: Bf16, 1, 128, ROW_TILES, false;
-    int4_linear_v6_m16_g32_bf16: Bf16, 2, 32, ROW_TILES, false;
-    int4_linear_v6_m16_g64_bf16: Bf16, 2, 64, ROW_TILES, false;
-    int4_linear_v6_m16_g128_bf16: Bf16, 2, 128, ROW_TILES, false;
+    int4_linear_v6_m8_g32_f16: f16, 1, 32, ROW_TILES, 0;
+    int4_linear_v6_m8_g64_f16: f16, 1, 64, ROW_TILES, 0;
+    int4_linear_v6_m8_g128_f16: f16, 1, 128, ROW_TILES, 0;
+    int4_linear_v6_m16_g32_f16: f16, 2, 32, ROW_TILES, 0;
+    int4_linear_v6_m16_g64_f16: f16, 2, 64, ROW_TILES, 0;
+    int4_linear_v6_m16_g128_f16: f16, 2, 128, ROW_TILES, 0;
+    int4_linear_v6_m8_g32_bf16: Bf16, 1, 32, ROW_TILES, 0;
+    int4_linear_v6_m8_g64_bf16: Bf16, 1, 64, ROW_TILES, 0;
+    int4_linear_v6_m8_g128_bf16: Bf16, 1, 128, ROW_TILES, 0;
+    int4_linear_v6_m16_g32_bf16: Bf16, 2, 32, ROW_TILES, 0;
+    int4_linear_v6_m16_g64_bf16: Bf16, 2, 64, ROW_TILES, 0;
+    int4_linear_v6_m16_g128_bf16: Bf16, 2, 128, ROW_TILES, 0;
 }
