@@ -155,6 +155,12 @@ impl Kernels {
         Ok(host)
     }
 
+    /// The most threads a block of `kernel` may have, from its registers and
+    /// the device (`None` if the module has no such kernel).
+    pub fn max_block_threads(&self, kernel: &str) -> Option<u32> {
+        self.functions.get(kernel).map(|kernel| kernel.max_threads)
+    }
+
     /// Enqueues `launch` on `stream`. `args` holds one pointer to each kernel
     /// argument, in the order the kernel's plan function documents. A block
     /// larger than the compiled kernel allows is [`Error::InvalidBlockThreads`],

@@ -23,6 +23,7 @@ Options:
   --iters N       launch each selected case N times on the stream (no graph,
                   no timing), check the result and exit: for profilers
   --sweep         also sweep the block size, where a launch takes one
+                  (skipping blocks larger than a kernel's registers allow)
   --quick         fewer cases: 3 elementwise sizes, 2 linear shapes,
                   M = 1, 16 and 128, symmetric weights only
   --seed S        draw the inputs from seed S (default: fresh, printed)
