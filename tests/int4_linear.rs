@@ -65,21 +65,19 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     // Version 17 for half types, one group of 8 warps on these narrow
     // layers: past 8 activation rows version 6's body (32 weight rows a
     // group, 16 activation rows a block), up to 8 version 5's (16, 8).
-    let half = only_launch(int4_linear::plan::<bf16>(&shape, &buffers(9, &shape, false), &H100))?;
-    ensure(
-        half.kernel == "int4_linear_v17_m16_w8_g64_bf16"
-            && half.config.grid == [1, 1, 1]
-            && half.config.block == [256, 1, 1],
-        || format!("bf16, m = 9: {half:?}"),
-    )?;
     let narrow = Int4Shape::new(40, 256, 64, Int4Mode::Symmetric)?;
-    let half = only_launch(int4_linear::plan::<f16>(&narrow, &buffers(8, &narrow, false), &H100))?;
-    ensure(
-        half.kernel == "int4_linear_v17_m8_w8_g64_f16"
-            && half.config.grid == [3, 1, 1]
-            && half.config.block == [256, 1, 1],
-        || format!("f16, m = 8: {half:?}"),
-    )?;
+    let half = [
+        (only_launch(int4_linear::plan::<bf16>(&shape, &buffers(9, &shape, false), &H100))?, "m16_w8_g64_bf16", 1),
+        (only_launch(int4_linear::plan::<f16>(&narrow, &buffers(8, &narrow, false), &H100))?, "m8_w8_g64_f16", 3),
+    ];
+    for (launch, kernel, blocks) in half {
+        ensure(
+            launch.kernel == format!("int4_linear_v17_{kernel}")
+                && launch.config.grid == [blocks, 1, 1]
+                && launch.config.block == [256, 1, 1],
+            || format!("{kernel}: {launch:?}"),
+        )?;
+    }
     expect_error(
         int4_linear::plan_version::<f16>(&shape, &ok, Int4LinearVersion::V2),
         Error::UnsupportedType { kernel: "int4_linear", version: 2, dtype: "f16" },
