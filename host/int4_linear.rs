@@ -27,7 +27,7 @@ use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
-use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17};
+use quant_kernels_abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17, v18};
 
 /// Version 1's decode entry point (one activation row per block).
 pub const V1_DECODE_KERNEL: &str = "int4_linear_v1_m1_f32";
@@ -140,6 +140,14 @@ pub const V11_KERNELS: PerFloat<Option<&str>> =
 pub const V11_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v11_split_k_f16"), bf16: Some("int4_linear_v11_split_k_bf16") };
 
+/// Version 18's entry points (version 10 with 64 activation rows a block; sm_90a only).
+pub const V18_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v18_f16"), bf16: Some("int4_linear_v18_bf16") };
+
+/// Version 18's split-K entry points (see [`SplitK`]).
+pub const V18_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v18_split_k_f16"), bf16: Some("int4_linear_v18_split_k_bf16") };
+
 /// Version 12's entry points (version 10 with a producer warpgroup; sm_90a only).
 pub const V12_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v12_f16"), bf16: Some("int4_linear_v12_bf16") };
@@ -237,11 +245,15 @@ pub enum Int4LinearVersion {
     /// (Versions 14 to 16 were measured and removed: docs/PERF.md, runs
     /// 19, 21 and 22.)
     V17 { row_groups: u32, warps: u32 },
+    /// Version 10 with a block of 256 weight rows x 64 activation rows
+    /// (`wgmma` m64n64k16): up to 64 activation rows, half the MMAs of
+    /// version 10's tile. Compute capability 9.0 only; split as version 7.
+    V18 { split_k: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 13] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -254,6 +266,7 @@ impl Int4LinearVersion {
         Self::V12 { split_k: 1 },
         Self::V13 { split_k: 1 },
         Self::V17 { row_groups: 2, warps: 8 },
+        Self::V18 { split_k: 1 },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -286,7 +299,13 @@ impl Int4LinearVersion {
             // 12 from M = 128 to 8192 on the larger shapes, 0.94-1.07x of
             // it on the smallest (run 17). Version 11 (256 activation
             // rows a tile) is not faster than version 10 (runs 14 and 15),
-            // so it is not chosen.
+            // so it is not chosen. Up to 64 rows version 18 (version 10 with
+            // 64-row tiles) instead: at M = 64 it was 8-15% faster than
+            // versions 12 and 13 on four benchmark shapes and as fast on
+            // 28672 x 8192 (run 23), where their 128-row tiles are half empty.
+            _ if m <= v18::BLOCK_M && Self::V18 { split_k: 1 }.runs_on(device.compute_capability) => {
+                Self::V18 { split_k: 1 }
+            }
             _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => Self::V13 { split_k: 1 },
             _ => Self::V7 { split_k: 1 },
         };
@@ -329,6 +348,7 @@ impl Int4LinearVersion {
             Self::V7 { .. } => v7::BLOCK_N,
             Self::V10 { .. } => v10::BLOCK_N,
             Self::V11 { .. } => v11::BLOCK_N,
+            Self::V18 { .. } => v18::BLOCK_N,
             Self::V12 { .. } => v12::BLOCK_N,
             Self::V13 { .. } => v13::BLOCK_N,
             Self::V17 { row_groups, .. } => v17::ROWS_PER_GROUP[wide_tile(m) as usize] * row_groups as usize,
@@ -344,6 +364,7 @@ impl Int4LinearVersion {
             | Self::V7 { .. }
             | Self::V10 { .. }
             | Self::V11 { .. }
+            | Self::V18 { .. }
             | Self::V12 { .. }
             | Self::V13 { .. } => None,
             Self::V3 { warps }
@@ -371,6 +392,7 @@ impl Int4LinearVersion {
             Self::V7 { split_k }
             | Self::V10 { split_k }
             | Self::V11 { split_k }
+            | Self::V18 { split_k }
             | Self::V12 { split_k }
             | Self::V13 { split_k } => Some(split_k),
             _ => None,
@@ -397,6 +419,7 @@ impl Int4LinearVersion {
             Self::V7 { .. } => Self::V7 { split_k },
             Self::V10 { .. } => Self::V10 { split_k },
             Self::V11 { .. } => Self::V11 { split_k },
+            Self::V18 { .. } => Self::V18 { split_k },
             Self::V12 { .. } => Self::V12 { split_k },
             Self::V13 { .. } => Self::V13 { split_k },
             unsplit => unsplit,
@@ -418,6 +441,7 @@ impl Int4LinearVersion {
             Self::V12 { .. } => 12,
             Self::V13 { .. } => 13,
             Self::V17 { .. } => 17,
+            Self::V18 { .. } => 18,
         }
     }
 
@@ -428,6 +452,7 @@ impl Int4LinearVersion {
         match self {
             Self::V10 { .. } => compute_capability == v10::COMPUTE_CAPABILITY,
             Self::V11 { .. } => compute_capability == v11::COMPUTE_CAPABILITY,
+            Self::V18 { .. } => compute_capability == v18::COMPUTE_CAPABILITY,
             Self::V12 { .. } => compute_capability == v12::COMPUTE_CAPABILITY,
             Self::V13 { .. } => compute_capability == v13::COMPUTE_CAPABILITY,
             _ => true,
@@ -461,6 +486,8 @@ impl Int4LinearVersion {
             Self::V10 { .. } => V10_KERNELS,
             Self::V11 { split_k } if split_k > 1 => V11_SPLIT_K_KERNELS,
             Self::V11 { .. } => V11_KERNELS,
+            Self::V18 { split_k } if split_k > 1 => V18_SPLIT_K_KERNELS,
+            Self::V18 { .. } => V18_KERNELS,
             Self::V12 { split_k } if split_k > 1 => V12_SPLIT_K_KERNELS,
             Self::V12 { .. } => V12_KERNELS,
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
@@ -539,7 +566,7 @@ pub struct Int4LinearBuffers {
 /// `device`, 1 for none.
 ///
 /// A block holds a multiprocessor alone (version 7: 120 KB of shared memory,
-/// ~230 registers a thread; versions 10 to 13: 209 to 225 KB), so `s` slices of `tiles =
+/// ~230 registers a thread; versions 10 to 13 and 18: 145 to 225 KB), so `s` slices of `tiles =
 /// ceil(n / BLOCK_N) * ceil(m / BLOCK_M)` tiles run in `waves = ceil(s *
 /// tiles / multiprocessors)` waves of `ceil(steps / s)` steps of 128
 /// columns each. The split minimises the predicted time
@@ -554,9 +581,10 @@ pub struct Int4LinearBuffers {
 /// 2.4 µs for version 10 (run 14: 76.2 µs for 32 steps at 1024x4096x4096,
 /// a tile twice version 7's), 2.45 µs for version 11 (run 14: 78.9 µs,
 /// the same tile area), 2.05 µs for version 12 (run 15: 65.3 µs, the
-/// same tile as version 10) and 2.0 µs for version 13 (run 17: 63.7 µs;
+/// same tile as version 10), 2.0 µs for version 13 (run 17: 63.7 µs;
 /// its grid, in clusters of two blocks, may hold one block more than the
-/// tiles, which the model leaves out); `REDUCE`
+/// tiles, which the model leaves out) and 1.65 µs for version 18 (run 23:
+/// 107.5 µs for 64 steps at 1 x 28672 x 8192, one wave); `REDUCE`
 /// (3 µs, the second launch) and
 /// `SLICE` (a tile's partial written and read back at ~3 TB/s: 44 ns for
 /// version 7's 64 KB) are predictions (docs/PERF.md, "v7 split-K"). On the H100, version 7's
@@ -567,6 +595,7 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
         Int4LinearVersion::V7 { .. } => (v7::BLOCK_M, 2000),
         Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, 2400),
         Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, 2450),
+        Int4LinearVersion::V18 { .. } => (v18::BLOCK_M, 1650),
         Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, 2050),
         Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, 2000),
         _ => return 1,
@@ -717,6 +746,7 @@ pub fn plan_version<T: Float>(
         Int4LinearVersion::V7 { split_k }
         | Int4LinearVersion::V10 { split_k }
         | Int4LinearVersion::V11 { split_k }
+        | Int4LinearVersion::V18 { split_k }
         | Int4LinearVersion::V12 { split_k }
         | Int4LinearVersion::V13 { split_k } => {
             // The slices are gridDim.z.
@@ -726,6 +756,7 @@ pub fn plan_version<T: Float>(
             match version {
                 Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, [v10::BLOCK_THREADS, 1, 1], v10::SHARED_BYTES),
                 Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, [v11::BLOCK_THREADS, 1, 1], v11::SHARED_BYTES),
+                Int4LinearVersion::V18 { .. } => (v18::BLOCK_M, [v18::BLOCK_THREADS, 1, 1], v18::SHARED_BYTES),
                 Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, [v12::BLOCK_THREADS, 1, 1], v12::SHARED_BYTES),
                 Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, [v13::BLOCK_THREADS, 1, 1], v13::SHARED_BYTES),
                 _ => (v7::BLOCK_M, [v7::BLOCK_THREADS, 1, 1], v7::SHARED_BYTES),

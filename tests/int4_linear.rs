@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17, v18};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -106,11 +106,17 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     let chosen = Int4LinearVersion::best_for::<f32>(1, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
     // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
-    // splits of K: plans_split_k): version 13 on the H100, 7 elsewhere.
+    // splits of K: plans_split_k): on the H100 version 18 up to its 64-row
+    // tile and 13 past it, 7 elsewhere.
     let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
-    for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (128, 4096), (129, 11008), (1024, 4096), (8192, 4096)] {
+    for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (64, 4096), (128, 4096), (129, 11008), (8192, 4096)] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
-        ensure(matches!(chosen, Int4LinearVersion::V13 { .. }), || format!("m = {m}, n = {n}: {chosen:?}"))?;
+        let wgmma = match chosen {
+            Int4LinearVersion::V18 { .. } => m <= v18::BLOCK_M,
+            Int4LinearVersion::V13 { .. } => m > v18::BLOCK_M,
+            _ => false,
+        };
+        ensure(wgmma, || format!("m = {m}, n = {n}: {chosen:?}"))?;
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &a100);
         ensure(matches!(chosen, Int4LinearVersion::V7 { .. }), || format!("A100 m = {m}, n = {n}: {chosen:?}"))?;
     }
@@ -199,20 +205,23 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// never with an empty or too short slice, and planned as two launches and
 /// a workspace.
 fn plans_split_k(rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V7, V10, V11, V12, V13};
-    // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15 and 17):
-    // version 13 on the H100, version 7 on a device of as many
+    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18};
+    // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15, 17
+    // and 23): version 18 up to 64 rows and 13 past them on the H100,
+    // version 7 on a device of as many
     // multiprocessors that has no sm_90a (its tiles are half as tall).
     let no_sm90a = DeviceInfo { compute_capability: (10, 0), multiprocessors: 132 };
     for (m, n, k, v7_split, h100) in [
         (128, 4096, 4096, 4, V13 { split_k: 8 }),
-        (64, 4096, 4096, 4, V13 { split_k: 8 }),
+        (64, 4096, 4096, 4, V18 { split_k: 8 }),
+        (64, 8192, 28672, 2, V18 { split_k: 4 }),
         (128, 4096, 11008, 4, V13 { split_k: 8 }),
         (128, 8192, 28672, 2, V13 { split_k: 4 }),
         (256, 4096, 4096, 2, V13 { split_k: 4 }),
         (128, 11008, 4096, 1, V13 { split_k: 3 }),
         (128, 28672, 8192, 1, V13 { split_k: 1 }),
-        (64, 28672, 8192, 1, V13 { split_k: 1 }),
+        (64, 28672, 8192, 1, V18 { split_k: 1 }),
+        (65, 28672, 8192, 1, V13 { split_k: 1 }),
         (1024, 4096, 4096, 1, V13 { split_k: 1 }),
         (1024, 8192, 28672, 1, V13 { split_k: 1 }),
     ] {
@@ -235,7 +244,14 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         let (m, n, k) = (1 + rng.below(2000), 1 + rng.below(30_000), 32 * rng.below(1200));
         let multiprocessors = 1 + rng.below(200) as u32;
         let device = DeviceInfo { compute_capability: (9, 0), multiprocessors };
-        let tiled = [V7 { split_k: 1 }, V10 { split_k: 1 }, V11 { split_k: 1 }, V12 { split_k: 1 }, V13 { split_k: 1 }];
+        let tiled = [
+            V7 { split_k: 1 },
+            V10 { split_k: 1 },
+            V11 { split_k: 1 },
+            V12 { split_k: 1 },
+            V13 { split_k: 1 },
+            V18 { split_k: 1 },
+        ];
         let version = tiled[rng.below(tiled.len())];
         let splits = int4_linear::tiled_split_k(version, m, n, k, &device) as usize;
         let steps = k.div_ceil(v7::STEP_K);
@@ -306,15 +322,16 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     )
 }
 
-/// Versions 10 to 13: their own tiles, block and shared memory, both
+/// Versions 10 to 13 and 18: their own tiles, block and shared memory, both
 /// entry points each, and only on compute capability 9.0 (their PTX is
 /// sm_90a); version 13's grid in whole clusters, and its limits.
 fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V10, V11, V12, V13};
+    use Int4LinearVersion::{V10, V11, V12, V13, V18};
     let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
     for (version, split, tiles, threads, shared_mem_bytes) in [
         (V10 { split_k: 1 }, V10 { split_k: 2 }, [3, 3], 256, v10::SHARED_BYTES),
         (V11 { split_k: 1 }, V11 { split_k: 2 }, [5, 2], 256, v11::SHARED_BYTES),
+        (V18 { split_k: 1 }, V18 { split_k: 2 }, [3, 5], 256, v18::SHARED_BYTES),
         (V12 { split_k: 1 }, V12 { split_k: 2 }, [3, 3], 512, v12::SHARED_BYTES),
         // 600 rows: 3 blocks of 256, a cluster of 2 and one whose second block has no rows.
         (V13 { split_k: 1 }, V13 { split_k: 2 }, [4, 3], 512, v13::SHARED_BYTES),
@@ -339,7 +356,7 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         )?;
         let runs = [(8, 0), (8, 9), (9, 0), (10, 0), (12, 0)].map(|cc| version.runs_on(cc));
         ensure(runs == [false, false, true, false, false], || format!("v{number} runs_on: {runs:?}"))?;
-        // Within the H100's 227 KB a block (v10 209 KB, v11 and v12 225 KB).
+        // Within the H100's 227 KB a block (v10 209 KB, v11 and v12 225 KB, v18 145 KB).
         ensure(shared_mem_bytes <= 227 * 1024, || format!("v{number}: {shared_mem_bytes} bytes of shared memory"))?;
     }
     // Version 13 reads x through a tensor map of it (k columns, m rows).
@@ -451,6 +468,7 @@ fn versions_under_test() -> Vec<Int4LinearVersion> {
         Int4LinearVersion::V11 { split_k: SPLIT },
         Int4LinearVersion::V12 { split_k: SPLIT },
         Int4LinearVersion::V13 { split_k: SPLIT },
+        Int4LinearVersion::V18 { split_k: SPLIT },
     ];
     Int4LinearVersion::ALL.into_iter().chain(split).collect()
 }
@@ -703,6 +721,7 @@ fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
                 Int4LinearVersion::V11 { split_k },
                 Int4LinearVersion::V12 { split_k },
                 Int4LinearVersion::V13 { split_k },
+                Int4LinearVersion::V18 { split_k },
             ]
         })
         .collect();

@@ -23,6 +23,8 @@ fn host_kernels() -> Vec<&'static str> {
         int4_linear::V10_SPLIT_K_KERNELS,
         int4_linear::V11_KERNELS,
         int4_linear::V11_SPLIT_K_KERNELS,
+        int4_linear::V18_KERNELS,
+        int4_linear::V18_SPLIT_K_KERNELS,
         int4_linear::V12_KERNELS,
         int4_linear::V12_SPLIT_K_KERNELS,
         int4_linear::V13_KERNELS,

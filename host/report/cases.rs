@@ -48,6 +48,8 @@ pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion
         || (mode == Int4Mode::Symmetric
             && match version {
                 Int4LinearVersion::V6 { .. } | Int4LinearVersion::V7 { .. } => m <= SLOW_VERSIONS_MAX_M,
+                // Version 18's 64-row tile: up to twice that, to compare.
+                Int4LinearVersion::V18 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v18::BLOCK_M,
                 Int4LinearVersion::V10 { .. }
                 | Int4LinearVersion::V11 { .. }
                 | Int4LinearVersion::V12 { .. }

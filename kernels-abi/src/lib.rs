@@ -336,7 +336,7 @@ pub mod int4_linear {
         pub const MIN_SLICE_STEPS: usize = 4;
     }
 
-    /// The constants of a warpgroup-MMA tile (versions 10 and 11; 12 is 10's) from its
+    /// The constants of a warpgroup-MMA tile (versions 10, 11 and 18; 12 is 10's) from its
     /// weight rows per warpgroup, activation rows and stages.
     macro_rules! wgmma_tile {
         ($warpgroup_n:expr, $block_m:expr, $stages:expr) => {
@@ -400,6 +400,14 @@ pub mod int4_linear {
     /// activation rows; 3 stages, 225 KB of shared memory.
     pub mod v11 {
         wgmma_tile!(64, 256, 3);
+    }
+
+    /// Version 18, `int4_linear_v18_*` and `int4_linear_v18_split_k_*`
+    /// (sm_90a only): version 10 with 256 weight rows x 64 activation rows
+    /// a block (`wgmma.mma_async.m64n64k16`), so that up to 64 activation
+    /// rows do not pay for the MMAs of 128; 4 stages, 145 KB of shared memory.
+    pub mod v18 {
+        wgmma_tile!(128, 64, 4);
     }
 
     /// Version 12, `int4_linear_v12_*` and `int4_linear_v12_split_k_*`

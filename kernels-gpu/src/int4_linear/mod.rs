@@ -8,9 +8,10 @@
 //! warpgroup MMAs, sm_90a only), 11 (`v11.rs`, version 10 with twice the
 //! activation rows a block), 12 (`v12.rs`, version 10 fed by producer
 //! warpgroups), 13 (`v13.rs`, version 12 in clusters of two blocks that
-//! share the activations through TMA multicast) and 17 (`v17.rs`,
+//! share the activations through TMA multicast), 17 (`v17.rs`,
 //! versions 5 and 6 in blocks of several groups of warps, each on its own
-//! rows), sharing `mma_tile.rs`, take f16 or bf16 and
+//! rows) and 18 (`v18.rs`, version 10 with 64 activation rows a block),
+//! sharing `mma_tile.rs`, take f16 or bf16 and
 //! run on the tensor cores. Versions 7 and 10 to 13 also split `K` across
 //! blocks into an f32 workspace, which `split_k.rs` reduces into `y`: those
 //! entry points take the arguments their files document. Every version
@@ -63,6 +64,7 @@ mod v11;
 mod v12;
 mod v13;
 mod v17;
+mod v18;
 mod v3;
 mod v4;
 mod v5;
@@ -78,6 +80,7 @@ pub use v10::*;
 pub use v11::*;
 pub use v12::*;
 pub use v17::*;
+pub use v18::*;
 
 /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`, `g = k / group_size`,
 /// one activation row per block: the decode (`M = 1`) entry point.
