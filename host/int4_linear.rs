@@ -228,7 +228,7 @@ pub enum Int4LinearVersion {
     /// stage's activations: each block copies half of them with the TMA
     /// unit into both (multicast), so they cross L2 half as often. Compute
     /// capability 9.0 only; split as version 7. The one
-    /// [`best_for`](Self::best_for) chooses there past 48 rows: 1.1-1.25x
+    /// [`best_for`](Self::best_for) chooses there past 64 rows: 1.1-1.25x
     /// faster than version 12 on the larger shapes, 0.94-1.07x of it on the
     /// smallest (docs/PERF.md, run 17).
     V13 { split_k: u32 },

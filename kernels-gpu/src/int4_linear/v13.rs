@@ -41,7 +41,8 @@
 //! µs at 1024x8192x28672 and 1024x28672x8192 against version 12's 974 and
 //! 1042 in the same call (1.11-1.14x), 1.13x at 8192x28672x8192 and
 //! 1.04-1.29x at M = 128; racecheck, memcheck and synccheck clean on
-//! every int4 test. The library chooses it on the H100 past 48 rows.
+//! every int4 test. The library chooses it on the H100 past 64 rows (run 23;
+//! past 48 before version 18).
 //! Run 16's forms: lane 0 alone freeing the stage in both blocks was as
 //! fast but raced (the other lanes' reads of the codes and constants
 //! were not ordered before the refill); producer thread 0 passing the
