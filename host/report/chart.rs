@@ -60,13 +60,19 @@ pub fn draw(report: &Report, path: &Path) -> crate::Result<()> {
     });
     let ms = linear_ms(report);
     let panel_rows = ms.len().div_ceil(COLUMNS).max(1);
-    let height = TITLE + ELEMENTWISE + panel_rows as u32 * PANEL + LEGEND;
+    // A report of int4 cases alone (`--kernel int4_linear`) has no
+    // elementwise plot, not an empty one.
+    let elementwise_rows = report.rows.iter().any(|r| matches!(r.case.op, Op::AddMulExp | Op::QuantizeInt8));
+    let elementwise_height = if elementwise_rows || ms.is_empty() { ELEMENTWISE } else { 0 };
+    let height = TITLE + elementwise_height + panel_rows as u32 * PANEL + LEGEND;
     let root = BitMapBackend::new(path, (WIDTH, height)).into_drawing_area();
     root.fill(&WHITE)?;
     let (title, body) = root.split_vertically(TITLE);
     heading(&title, report)?;
-    let (top, bottom) = body.split_vertically(ELEMENTWISE);
-    elementwise(&top.margin(5, 10, 10, 25), report)?;
+    let (top, bottom) = body.split_vertically(elementwise_height);
+    if elementwise_height > 0 {
+        elementwise(&top.margin(5, 10, 10, 25), report)?;
+    }
     if ms.is_empty() {
         empty(&bottom, "no int4 linear rows")?;
     } else {
