@@ -107,10 +107,10 @@ pub const V17_FIXED_WARPS: [u32; 5] = [1, 2, 4, 8, 16];
 
 /// Version 17's entry points, `[warps][m_tile][group size]`: `warps` 0 for
 /// any number of warps a group (`blockDim.x / 32`, read at run time), then
-/// one for each of [`V17_FIXED_WARPS`], which knows it at compile time
-/// (but 16 warps a group past 8 activation rows, above `MAX_WARPS`); the
-/// rest indexed as [`V5_KERNELS`] (`m_tile` 8: version 5's body; 16:
-/// version 6's).
+/// one for each of [`V17_FIXED_WARPS`] up to `v17::MAX_WARPS` of the tile
+/// (none for 16 warps a group past 8 activation rows), which knows it at
+/// compile time; the rest indexed as [`V5_KERNELS`] (`m_tile` 8: version
+/// 5's body; 16: version 6's).
 pub const V17_KERNELS: [[[PerFloat<Option<&str>>; 3]; 2]; 6] = [
     v17_kernels!(""),
     v17_kernels!("_w1"),
@@ -119,8 +119,7 @@ pub const V17_KERNELS: [[[PerFloat<Option<&str>>; 3]; 2]; 6] = [
     v17_kernels!("_w8"),
     [
         [v17_kernels!("m8", "_w16", "g32"), v17_kernels!("m8", "_w16", "g64"), v17_kernels!("m8", "_w16", "g128")],
-        // Above `v17::MAX_WARPS`, refused by `plan_version`.
-        [v17_kernels!("m16", "", "g32"), v17_kernels!("m16", "", "g64"), v17_kernels!("m16", "", "g128")],
+        [PerFloat { f32: None, f16: None, bf16: None }; 3],
     ],
 ];
 
@@ -315,7 +314,7 @@ impl Int4LinearVersion {
     /// This version with the launch choice that suits `m` activation rows
     /// and `n x k` weights on `device`: the warps per block of versions 3
     /// to 6, the groups and warps of version 17 (`v17_block`), the split of
-    /// `K` of versions 7 and 10 to 13 ([`tiled_split_k`]); versions 1 and 2
+    /// `K` of versions 7, 10 to 13 and 18 ([`tiled_split_k`]); versions 1 and 2
     /// have none and are returned as they are.
     ///
     /// Versions 3 to 6: the block's warps split `K`, so fewer warps a block
@@ -386,7 +385,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// The slices `K` is split into, for versions 7 and 10 to 13 (the others have no split).
+    /// The slices `K` is split into, for versions 7, 10 to 13 and 18 (the others have no split).
     pub fn split_k(self) -> Option<u32> {
         match self {
             Self::V7 { split_k }
@@ -412,8 +411,8 @@ impl Int4LinearVersion {
         }
     }
 
-    /// This version with `K` split into `split_k` slices (versions 7 and 10
-    /// to 13; the others have no split and are returned as they are).
+    /// This version with `K` split into `split_k` slices (versions 7, 10 to
+    /// 13 and 18; the others have no split and are returned as they are).
     pub fn with_split_k(self, split_k: u32) -> Self {
         match self {
             Self::V7 { .. } => Self::V7 { split_k },
@@ -426,7 +425,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// 1 to 7, 10 to 13 and 17.
+    /// 1 to 7, 10 to 13, 17 and 18.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -446,7 +445,7 @@ impl Int4LinearVersion {
     }
 
     /// Whether this version runs on a device of `compute_capability`:
-    /// versions 10 to 13 are only in the `sm_90a` PTX, which only compute
+    /// versions 10 to 13 and 18 are only in the `sm_90a` PTX, which only compute
     /// capability 9.0 runs (elsewhere their entry points trap).
     pub fn runs_on(self, compute_capability: (u32, u32)) -> bool {
         match self {
@@ -493,8 +492,8 @@ impl Int4LinearVersion {
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
             Self::V13 { .. } => V13_KERNELS,
             Self::V17 { row_groups, warps } => {
-                let per_group = warps / row_groups.max(1);
-                let fixed = V17_FIXED_WARPS.iter().position(|&w| w == per_group).map_or(0, |i| i + 1);
+                let (per_group, most) = (warps / row_groups.max(1), v17::MAX_WARPS[wide as usize]);
+                let fixed = V17_FIXED_WARPS.iter().position(|&w| w == per_group && w <= most).map_or(0, |i| i + 1);
                 V17_KERNELS[fixed][wide as usize][GROUP_SIZES.iter().position(|&g| g == group_size)?]
             }
         };

@@ -469,7 +469,7 @@ pub mod int4_linear {
         const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
     }
 
-    /// Version 17, `int4_linear_v17_m{8,16}[_w1]_g{32,64,128}_{f16,bf16}`:
+    /// Version 17, `int4_linear_v17_m{8,16}[_w{1,2,4,8,16}]_g{32,64,128}_{f16,bf16}`:
     /// versions 5 (`_m8_`) and 6 (`_m16_`) in a 2-D block. Block `(bx,
     /// by)` takes `ROWS_PER_GROUP[i] * blockDim.y` weight rows from `bx`
     /// times that, and the activation-row blocks `by, by + gridDim.y, ...`
@@ -477,9 +477,10 @@ pub mod int4_linear {
     /// and its `blockDim.x / 32` warps split `K` as version 5's warps do.
     /// Grid `(ceil(n / (ROWS_PER_GROUP[i] * blockDim.y)), min(ceil(m / (8 *
     /// v3::N_TILES[i])), MAX_GRID_Y))`, at most `MAX_WARPS[i]` warps in all.
-    /// The `_m{8,16}_w1_` entry points are for blocks of one-warp groups
-    /// (`blockDim.x == 32`, which they require): each warp takes all of `K`
-    /// and stores its outputs from registers, with no dynamic shared memory.
+    /// The `_w{w}_` entry points (`w` up to `MAX_WARPS[i]`) require `w`
+    /// warps a group (`blockDim.x == 32 w`) and know it at compile time;
+    /// with `w` = 1 each warp takes all of `K` and stores its outputs from
+    /// registers, with no dynamic shared memory.
     pub mod v17 {
         /// Tiles of 16 weight rows a warp, by entry point (`_m8_`, `_m16_`).
         pub const ROW_TILES: [usize; 2] = [1, super::v6::ROW_TILES];

@@ -76,7 +76,6 @@ macro_rules! accumulators_32 {
 }
 
 /// As [`accumulators_32!`], the 64 of `m64n128k16`.
-/// prepended to its arguments.
 macro_rules! accumulators_64 {
     ($macro:ident!($($arguments:tt)*)) => {
         $macro!([
