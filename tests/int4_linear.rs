@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17, v18};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17, v18, v19, v20};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -205,7 +205,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// never with an empty or too short slice, and planned as two launches and
 /// a workspace.
 fn plans_split_k(rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18};
+    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19, V20};
     // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15, 17
     // and 23): version 18 up to 64 rows and 13 past them on the H100,
     // version 7 on a device of as many
@@ -251,6 +251,8 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
             V12 { split_k: 1 },
             V13 { split_k: 1 },
             V18 { split_k: 1 },
+            V19 { split_k: 1 },
+            V20 { split_k: 1 },
         ];
         let version = tiled[rng.below(tiled.len())];
         let splits = int4_linear::tiled_split_k(version, m, n, k, &device) as usize;
@@ -322,11 +324,12 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     )
 }
 
-/// Versions 10 to 13 and 18: their own tiles, block and shared memory, both
-/// entry points each, and only on compute capability 9.0 (their PTX is
-/// sm_90a); version 13's grid in whole clusters, and its limits.
+/// Versions 10 to 13 and 18 to 20: their own tiles, block and shared
+/// memory, both entry points each, and only on compute capability 9.0
+/// (their PTX is sm_90a); the grids of versions 13 and 20 in whole
+/// clusters, and their limits.
 fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V10, V11, V12, V13, V18};
+    use Int4LinearVersion::{V10, V11, V12, V13, V18, V19, V20};
     let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
     for (version, split, tiles, threads, shared_mem_bytes) in [
         (V10 { split_k: 1 }, V10 { split_k: 2 }, [3, 3], 256, v10::SHARED_BYTES),
@@ -335,6 +338,8 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         (V12 { split_k: 1 }, V12 { split_k: 2 }, [3, 3], 512, v12::SHARED_BYTES),
         // 600 rows: 3 blocks of 256, a cluster of 2 and one whose second block has no rows.
         (V13 { split_k: 1 }, V13 { split_k: 2 }, [4, 3], 512, v13::SHARED_BYTES),
+        (V19 { split_k: 1 }, V19 { split_k: 2 }, [3, 5], 512, v19::SHARED_BYTES),
+        (V20 { split_k: 1 }, V20 { split_k: 2 }, [4, 5], 512, v20::SHARED_BYTES),
     ] {
         let number = version.number();
         let whole = only_launch(int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version))?;
@@ -356,23 +361,26 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         )?;
         let runs = [(8, 0), (8, 9), (9, 0), (10, 0), (12, 0)].map(|cc| version.runs_on(cc));
         ensure(runs == [false, false, true, false, false], || format!("v{number} runs_on: {runs:?}"))?;
-        // Within the H100's 227 KB a block (v10 209 KB, v11 and v12 225 KB, v18 145 KB).
+        // Within the H100's 227 KB a block (v10 209 KB, v11 to v13 225 KB, v18 145 KB, v19 and v20 201 KB).
         ensure(shared_mem_bytes <= 227 * 1024, || format!("v{number}: {shared_mem_bytes} bytes of shared memory"))?;
     }
-    // Version 13 reads x through a tensor map of it (k columns, m rows).
-    let plan =
-        int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V13 { split_k: 1 })?.ok_or("no plan")?;
-    let expected = XTensorMap { rows: 257, columns: 384, box_columns: 64, box_rows: v13::BLOCK_M / v13::CLUSTER };
-    ensure(plan.x_tensor_map == Some(expected), || format!("{plan:?}"))?;
-    let plan =
-        int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V12 { split_k: 1 })?.ok_or("no plan")?;
-    ensure(plan.x_tensor_map.is_none(), || format!("{plan:?}"))?;
-    // Version 13's tensor-map coordinates are 32-bit signed, and reach a tile past m.
-    let limit = i32::MAX as usize - v13::BLOCK_M.max(v13::STEP_K);
-    expect_error(
-        int4_linear::plan_version::<f16>(&shape, &buffers(limit + 1, &shape, false), V13 { split_k: 1 }),
-        Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
-    )?;
+    // Versions 13 and 20 read x through a tensor map of it (k columns, m
+    // rows, half a tile of rows a box); its coordinates are 32-bit signed,
+    // and reach a tile past m.
+    for (version, block_m) in [(V13 { split_k: 1 }, v13::BLOCK_M), (V20 { split_k: 1 }, v20::BLOCK_M)] {
+        let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
+        let expected = XTensorMap { rows: 257, columns: 384, box_columns: 64, box_rows: block_m / 2 };
+        ensure(plan.x_tensor_map == Some(expected), || format!("{plan:?}"))?;
+        let limit = i32::MAX as usize - block_m.max(v7::STEP_K);
+        expect_error(
+            int4_linear::plan_version::<f16>(&shape, &buffers(limit + 1, &shape, false), version),
+            Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
+        )?;
+    }
+    for version in [V12 { split_k: 1 }, V19 { split_k: 1 }] {
+        let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
+        ensure(plan.x_tensor_map.is_none(), || format!("{plan:?}"))?;
+    }
     ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() >= 10 || v.runs_on((8, 0))), || "runs_on".into())
 }
 
@@ -459,8 +467,8 @@ fn plans_v17_blocks(_: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Every version with its default launch, and versions 7 and 10 to 13 split
-/// [`SPLIT`] ways.
+/// Every version with its default launch, and versions 7, 10 to 13 and 18
+/// to 20 split [`SPLIT`] ways.
 fn versions_under_test() -> Vec<Int4LinearVersion> {
     let split = [
         Int4LinearVersion::V7 { split_k: SPLIT },
@@ -469,6 +477,8 @@ fn versions_under_test() -> Vec<Int4LinearVersion> {
         Int4LinearVersion::V12 { split_k: SPLIT },
         Int4LinearVersion::V13 { split_k: SPLIT },
         Int4LinearVersion::V18 { split_k: SPLIT },
+        Int4LinearVersion::V19 { split_k: SPLIT },
+        Int4LinearVersion::V20 { split_k: SPLIT },
     ];
     Int4LinearVersion::ALL.into_iter().chain(split).collect()
 }
@@ -704,7 +714,7 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Versions 7 and 10 to 13 split along `K` on ragged shapes: `M` inside and
+/// Versions 7, 10 to 13 and 18 to 20 split along `K` on ragged shapes: `M` inside and
 /// past their 128-row tiles (and inside and past version 11's 256), `N` not a multiple of 128, `K` of 6 steps (the last
 /// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
 /// an empty slice) and 9 ways (more slices than steps); every group size
@@ -722,6 +732,8 @@ fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
                 Int4LinearVersion::V12 { split_k },
                 Int4LinearVersion::V13 { split_k },
                 Int4LinearVersion::V18 { split_k },
+                Int4LinearVersion::V19 { split_k },
+                Int4LinearVersion::V20 { split_k },
             ]
         })
         .collect();
@@ -890,10 +902,11 @@ fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// The tiled GEMMs of 128-row tiles (versions 7, 10, 12 and 13, bf16) with
-/// more tiles than `gridDim.y` holds, so that blocks take a second tile: `K`
-/// of 3 steps, so that the ring of versions 12 and 13 (4 stages, counted
-/// across a block's tiles) wraps inside the second tile. Activation rows repeat a pattern of
+/// The tiled GEMMs (versions 7, 10, 12 and 13 of 128-row tiles, 19 and 20
+/// of 64, bf16) with more tiles than `gridDim.y` holds, so that blocks take
+/// a second tile (and 19 and 20 a fourth): `K` of 3 steps, so that the
+/// rings of versions 12, 13, 19 and 20 (4 and 5 stages, counted across a
+/// block's tiles) wrap inside a block's later tiles. Activation rows repeat a pattern of
 /// prime length, as in [`huge_past_2_31_activations`]; 6.4 GB of activations.
 fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     const PATTERN_ROWS: usize = 97;
@@ -911,18 +924,19 @@ fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult 
         Int4LinearVersion::V10 { split_k: 1 },
         Int4LinearVersion::V12 { split_k: 1 },
         Int4LinearVersion::V13 { split_k: 1 },
+        Int4LinearVersion::V19 { split_k: 1 },
+        Int4LinearVersion::V20 { split_k: 1 },
     ];
     for version in versions {
         if !version.runs_on(compute_capability) {
             continue;
         }
-        let tiles = m.div_ceil(v7::BLOCK_M);
         let mut y = poisoned::<bf16>(kernels, m * n);
         kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
         let got = bf16::to_f32_vec(&download(kernels, &y));
-        ensure(got.iter().all(|v| !v.is_nan()), || format!("{version:?}: outputs left unwritten ({tiles} tiles)"))?;
+        ensure(got.iter().all(|v| !v.is_nan()), || format!("{version:?}: outputs left unwritten ({m} rows)"))?;
         let error = relative_l2_error(&got, &expected);
-        ensure(error <= BOUNDS.bf16, || format!("{version:?} {tiles} tiles: relative error {error:e}"))?;
+        ensure(error <= BOUNDS.bf16, || format!("{version:?} {m} rows: relative error {error:e}"))?;
     }
     Ok(())
 }

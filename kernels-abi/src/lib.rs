@@ -336,13 +336,15 @@ pub mod int4_linear {
         pub const MIN_SLICE_STEPS: usize = 4;
     }
 
-    /// The constants of a warpgroup-MMA tile (versions 10, 11 and 18; 12 is 10's) from its
-    /// weight rows per warpgroup, activation rows and stages.
+    /// The constants of a warpgroup-MMA tile (versions 10 to 13 and 18 to
+    /// 20) from its weight rows per warpgroup, activation rows and stages;
+    /// the main loop's own constants (threads, shared memory) come from
+    /// [`block_barrier_loop!`] or [`producer_consumer_loop!`].
     macro_rules! wgmma_tile {
         ($warpgroup_n:expr, $block_m:expr, $stages:expr) => {
             /// The only compute capability whose PTX (`sm_90a`) has it.
             pub const COMPUTE_CAPABILITY: (u32, u32) = (9, 0);
-            /// Warpgroups (4 warps) per block; each owns `WARPGROUP_N` weight rows.
+            /// Warpgroups (4 warps) that multiply; each owns `WARPGROUP_N` weight rows.
             pub const WARPGROUPS: usize = 2;
             /// Weight rows per warpgroup: `WARPGROUP_N / 64` MMAs of 64 rows.
             pub const WARPGROUP_N: usize = $warpgroup_n;
@@ -350,13 +352,12 @@ pub mod int4_linear {
             pub const BLOCK_N: usize = WARPGROUPS * WARPGROUP_N;
             /// Activation rows (`m`) per block: the `N` of the `wgmma`.
             pub const BLOCK_M: usize = $block_m;
-            /// Threads per block (fixed: the tile needs every warp).
-            pub const BLOCK_THREADS: u32 = (WARPGROUPS * 128) as u32;
             /// Columns (`k`) per stage, as version 7 (split-K slices are counted in them).
             pub const STEP_K: usize = super::v7::STEP_K;
-            /// Stages in the ring; `STAGES - 2` steps of copies are in flight
-            /// (the stage a step overwrites was read two steps before, by MMAs
-            /// that have finished).
+            /// Stages in the ring. The block-barrier loop keeps `STAGES - 2`
+            /// steps of copies in flight (the stage a step overwrites was
+            /// read two steps before, by MMAs that have finished); the
+            /// producer-consumer loop all of them.
             pub const STAGES: usize = $stages;
             /// Codes per stage: `BLOCK_N` rows x 64 bytes.
             pub const CODE_BYTES_PER_STAGE: usize = BLOCK_N * STEP_K / 2;
@@ -376,9 +377,69 @@ pub mod int4_linear {
             pub const PARAM_BYTES: usize = BLOCK_N * GROUPS_PER_STEP * 8;
             /// Alignment of the ring: the swizzle atoms' (1024 bytes).
             pub const RING_ALIGN: usize = 1024;
+        };
+    }
+
+    /// The launch constants of the block-barrier main loop (versions 10,
+    /// 11 and 18: every warp copies, converts and multiplies, and the block
+    /// meets each step).
+    macro_rules! block_barrier_loop {
+        () => {
+            /// Threads per block (fixed: the tile needs every warp).
+            pub const BLOCK_THREADS: u32 = (WARPGROUPS * 128) as u32;
             /// Dynamic shared memory per block: the ring, then two steps'
             /// group constants, and room to align the ring.
             pub const SHARED_BYTES: u32 = (STAGES * STAGE_BYTES + 2 * PARAM_BYTES + RING_ALIGN) as u32;
+        };
+    }
+
+    /// The launch constants of the producer-consumer main loop (versions
+    /// 12, 13, 19 and 20: producer warpgroups copy, MMA warpgroups multiply,
+    /// and they meet at mbarriers a stage).
+    macro_rules! producer_consumer_loop {
+        () => {
+            /// Threads of the MMA warpgroups (the consumers), which own the tile's rows.
+            pub const CONSUMER_THREADS: usize = WARPGROUPS * 128;
+            /// Threads of the producer warpgroups, which copy every stage.
+            pub const PRODUCER_THREADS: usize = 256;
+            /// Threads per block (fixed): the consumers, then the producers.
+            pub const BLOCK_THREADS: u32 = (CONSUMER_THREADS + PRODUCER_THREADS) as u32;
+            /// Registers a producer thread keeps (`setmaxnreg.dec`).
+            pub const PRODUCER_REGISTERS: u32 = 56;
+            /// Registers a consumer thread takes (`setmaxnreg.inc`): what the
+            /// producers give back from the 128 a thread a block of 512 starts with.
+            pub const CONSUMER_REGISTERS: u32 = 200;
+            /// Dynamic shared memory per block: the ring (each stage followed by
+            /// its step's group constants), two mbarriers a stage, and room to
+            /// align the ring.
+            pub const SHARED_BYTES: u32 = (STAGES * (STAGE_BYTES + PARAM_BYTES) + 16 * STAGES + RING_ALIGN) as u32;
+            const _: () = assert!(
+                PRODUCER_THREADS as u32 * PRODUCER_REGISTERS + CONSUMER_THREADS as u32 * CONSUMER_REGISTERS
+                    <= BLOCK_THREADS * (65536 / BLOCK_THREADS / 8 * 8)
+            );
+            const _: () = assert!(BLOCK_N == PRODUCER_THREADS);
+            const _: () = assert!(SHARED_BYTES <= 227 * 1024);
+        };
+    }
+
+    /// The constants of the cluster multicast (versions 13 and 20): each
+    /// block of a cluster copies `BLOCK_M / CLUSTER` rows of each stage's
+    /// activations into every block of it with the TMA unit. The first
+    /// argument is a tensor map of `x` (`CUtensorMap`, 128 bytes) in place of
+    /// `x`'s address: rows of `k` 2-byte elements, `m` of them, box
+    /// `TMA_BOX_COLUMNS x TMA_BOX_ROWS`, 128-byte swizzle, out-of-bounds
+    /// elements read as zero.
+    macro_rules! cluster_multicast {
+        () => {
+            /// Blocks a cluster (along the grid's `x`, which must be a multiple of it).
+            pub const CLUSTER: usize = 2;
+            /// Columns of a tensor-map copy: one half of a stage's activations
+            /// (128 bytes a row, the swizzle's width).
+            pub const TMA_BOX_COLUMNS: usize = 64;
+            /// Rows of a tensor-map copy: each block of the cluster copies its
+            /// `BLOCK_M / CLUSTER` rows of both halves.
+            pub const TMA_BOX_ROWS: usize = BLOCK_M / CLUSTER;
+            const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
         };
     }
 
@@ -391,6 +452,7 @@ pub mod int4_linear {
     /// 256 weight rows x 128 activation rows a block, 209 KB of shared memory.
     pub mod v10 {
         wgmma_tile!(128, 128, 4);
+        block_barrier_loop!();
     }
 
     /// Version 11, `int4_linear_v11_*` and `int4_linear_v11_split_k_*`
@@ -400,6 +462,7 @@ pub mod int4_linear {
     /// activation rows; 3 stages, 225 KB of shared memory.
     pub mod v11 {
         wgmma_tile!(64, 256, 3);
+        block_barrier_loop!();
     }
 
     /// Version 18, `int4_linear_v18_*` and `int4_linear_v18_split_k_*`
@@ -408,38 +471,16 @@ pub mod int4_linear {
     /// rows do not pay for the MMAs of 128; 4 stages, 145 KB of shared memory.
     pub mod v18 {
         wgmma_tile!(128, 64, 4);
+        block_barrier_loop!();
     }
 
     /// Version 12, `int4_linear_v12_*` and `int4_linear_v12_split_k_*`
     /// (sm_90a only): version 10's tile and MMAs, with two more warpgroups
     /// that do every copy (the producers) and mbarriers a stage in place of
-    /// the block barrier each step. Every constant not defined here is
-    /// version 10's; 225 KB of shared memory.
+    /// the block barrier each step; 225 KB of shared memory.
     pub mod v12 {
-        pub use super::v10::{
-            ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, BLOCK_M, BLOCK_N, CODE_BYTES_PER_STAGE,
-            COMPUTE_CAPABILITY, GROUPS_PER_STEP, PARAM_BYTES, RING_ALIGN, STAGE_BYTES, STAGES, STEP_K, WARPGROUP_N,
-            WARPGROUPS,
-        };
-        /// Threads of the MMA warpgroups (the consumers), which own the tile's rows as in version 10.
-        pub const CONSUMER_THREADS: usize = WARPGROUPS * 128;
-        /// Threads of the producer warpgroups, which copy every stage.
-        pub const PRODUCER_THREADS: usize = 256;
-        /// Threads per block (fixed): the consumers, then the producer.
-        pub const BLOCK_THREADS: u32 = (CONSUMER_THREADS + PRODUCER_THREADS) as u32;
-        /// Registers a producer thread keeps (`setmaxnreg.dec`).
-        pub const PRODUCER_REGISTERS: u32 = 56;
-        /// Registers a consumer thread takes (`setmaxnreg.inc`): what the
-        /// producers give back from the 128 a thread a block of 512 starts with.
-        pub const CONSUMER_REGISTERS: u32 = 200;
-        /// Dynamic shared memory per block: the ring (each stage followed by
-        /// its step's group constants), two mbarriers a stage, and room to
-        /// align the ring.
-        pub const SHARED_BYTES: u32 = (STAGES * (STAGE_BYTES + PARAM_BYTES) + 16 * STAGES + RING_ALIGN) as u32;
-        const _: () = assert!(
-            PRODUCER_THREADS as u32 * PRODUCER_REGISTERS + CONSUMER_THREADS as u32 * CONSUMER_REGISTERS
-                <= BLOCK_THREADS * (65536 / BLOCK_THREADS / 8 * 8)
-        );
+        wgmma_tile!(128, 128, 4);
+        producer_consumer_loop!();
     }
 
     /// Version 13, `int4_linear_v13_*` and `int4_linear_v13_split_k_*`
@@ -447,26 +488,30 @@ pub mod int4_linear {
     /// which share their activation tiles: each block's producer copies its
     /// share of every stage's activations with the TMA unit and multicasts
     /// it into every block of the cluster, so the activations cross L2 once
-    /// a cluster instead of once a block. The first argument is a tensor map
-    /// of `x` (`CUtensorMap`, 128 bytes) in place of `x`'s address: rows of
-    /// `k` 2-byte elements, `m` of them, box `TMA_BOX_COLUMNS x
-    /// TMA_BOX_ROWS`, 128-byte swizzle, out-of-bounds elements read as
-    /// zero. Every other constant is version 12's.
+    /// a cluster instead of once a block. Takes a tensor map of `x` (see
+    /// `cluster_multicast!` in this file's source, or [`v13::TMA_BOX_ROWS`]).
     pub mod v13 {
-        pub use super::v12::{
-            ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, BLOCK_M, BLOCK_N, BLOCK_THREADS, CODE_BYTES_PER_STAGE,
-            COMPUTE_CAPABILITY, CONSUMER_REGISTERS, CONSUMER_THREADS, GROUPS_PER_STEP, PARAM_BYTES, PRODUCER_REGISTERS,
-            PRODUCER_THREADS, RING_ALIGN, SHARED_BYTES, STAGE_BYTES, STAGES, STEP_K, WARPGROUP_N, WARPGROUPS,
-        };
-        /// Blocks a cluster (along the grid's `x`, which must be a multiple of it).
-        pub const CLUSTER: usize = 2;
-        /// Columns of a tensor-map copy: one half of a stage's activations
-        /// (128 bytes a row, the swizzle's width).
-        pub const TMA_BOX_COLUMNS: usize = 64;
-        /// Rows of a tensor-map copy: each block of the cluster copies its
-        /// `BLOCK_M / CLUSTER` rows of both halves.
-        pub const TMA_BOX_ROWS: usize = BLOCK_M / CLUSTER;
-        const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
+        wgmma_tile!(128, 128, 4);
+        producer_consumer_loop!();
+        cluster_multicast!();
+    }
+
+    /// Version 19, `int4_linear_v19_*` and `int4_linear_v19_split_k_*`
+    /// (sm_90a only): version 12's producers and consumers with version
+    /// 18's tile (256 weight rows x 64 activation rows, `m64n64k16`), and 5
+    /// stages (one more than version 12 in about as much shared memory: 201 KB).
+    pub mod v19 {
+        wgmma_tile!(128, 64, 5);
+        producer_consumer_loop!();
+    }
+
+    /// Version 20, `int4_linear_v20_*` and `int4_linear_v20_split_k_*`
+    /// (sm_90a only): version 19 in clusters that share the activations, as
+    /// version 13 is version 12's; takes a tensor map of `x` as version 13 does.
+    pub mod v20 {
+        wgmma_tile!(128, 64, 5);
+        producer_consumer_loop!();
+        cluster_multicast!();
     }
 
     /// Version 17, `int4_linear_v17_m{8,16}[_w{1,2,4,8,16}]_g{32,64,128}_{f16,bf16}`:

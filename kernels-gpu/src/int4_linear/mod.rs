@@ -65,6 +65,8 @@ mod v12;
 mod v13;
 mod v17;
 mod v18;
+mod v19;
+mod v20;
 mod v3;
 mod v4;
 mod v5;
@@ -81,6 +83,8 @@ pub use v11::*;
 pub use v12::*;
 pub use v17::*;
 pub use v18::*;
+pub use v19::*;
+pub use v20::*;
 
 /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`, `g = k / group_size`,
 /// one activation row per block: the decode (`M = 1`) entry point.

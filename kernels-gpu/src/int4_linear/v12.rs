@@ -57,19 +57,35 @@
 
 use super::GroupParams;
 use super::mma_tile::{TiledGemm, linear_tiled, linear_tiled_split_k, tiled_entry_points};
+#[cfg(target_feature = "sm_90a")]
+use super::v10::WgmmaTile;
+use super::v10::wgmma_tile;
 use crate::float::Bf16;
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 
+/// The producer-consumer main loop of versions 12 and 19 (`hopper::pipeline`
+/// with the producers copying the activations): `TILES` MMA tiles of 64
+/// weight rows a warpgroup, `ACC` accumulators a thread and tile, as
+/// [`super::v10::WarpgroupGemm`]; its other constants come from
+/// `WgmmaTile`.
+pub(super) struct ProducerConsumer<const TILES: usize, const ACC: usize>;
+
 /// Version 12's main loop (launch shape above).
-pub(super) struct V12;
+pub(super) type V12 = ProducerConsumer<2, 64>;
+
+wgmma_tile!(V12, v12);
 
 tiled_entry_points! {
     V12: int4_linear_v12_f16, int4_linear_v12_bf16;
     split_k: int4_linear_v12_split_k_f16, int4_linear_v12_split_k_bf16
 }
 
-impl TiledGemm for V12 {
+#[cfg(target_feature = "sm_90a")]
+impl<const TILES: usize, const ACC: usize> TiledGemm for ProducerConsumer<TILES, ACC>
+where
+    Self: WgmmaTile,
+{
     type Activations<T: WgmmaHalf> = *const T;
 
     #[inline(always)]
@@ -81,17 +97,36 @@ impl TiledGemm for V12 {
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
     ) {
-        #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            hopper::pipeline::<T, _>(hopper::CopiedActivations(x), qweight, groups, dims, steps, store)
+            hopper::pipeline::<T, _, Self, TILES, ACC>(
+                hopper::CopiedActivations(x),
+                qweight,
+                groups,
+                dims,
+                steps,
+                store,
+            )
         };
-        #[cfg(not(target_feature = "sm_90a"))]
-        {
-            let _ = (x, qweight, groups, dims, steps, store);
-            // SAFETY: aborts the launch (the host never launches it here); no preconditions.
-            unsafe { core::arch::nvptx::trap() }
-        }
+    }
+}
+
+/// In the `sm_80` PTX the entry points trap (the host never launches them there).
+#[cfg(not(target_feature = "sm_90a"))]
+impl<const TILES: usize, const ACC: usize> TiledGemm for ProducerConsumer<TILES, ACC> {
+    type Activations<T: WgmmaHalf> = *const T;
+
+    #[inline(always)]
+    unsafe fn sum_tiles<T: WgmmaHalf>(
+        _: *const T,
+        _: *const u32,
+        _: GroupParams,
+        _: (usize, usize, usize),
+        _: Range<usize>,
+        _: impl Fn(usize, usize, f32),
+    ) {
+        // SAFETY: aborts the launch; no preconditions.
+        unsafe { core::arch::nvptx::trap() }
     }
 }
 
@@ -101,44 +136,47 @@ pub(super) mod hopper {
     use crate::async_copy::{self, dynamic_shared_address};
     use crate::device::{block_idx_x, sync_threads, thread_idx_x};
     use crate::int4_linear::mma_tile::activation_tiles;
-    use crate::int4_linear::v10::V10;
+    use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v10::hopper::{Lane, StepGroups, mma_step, stage_copies, store_constants};
     use crate::mbarrier;
     use crate::wgmma::{self, WgmmaHalf, set_max_registers};
+    use core::marker::PhantomData;
     use core::ops::Range;
+    // The same in every producer-consumer version (`producer_consumer_loop!`).
     use quant_kernels_abi::int4_linear::v12::{
-        BLOCK_M, BLOCK_N, BLOCK_THREADS, CONSUMER_REGISTERS, CONSUMER_THREADS, GROUPS_PER_STEP, PARAM_BYTES,
-        PRODUCER_REGISTERS, PRODUCER_THREADS, RING_ALIGN, STAGE_BYTES, STAGES,
+        BLOCK_THREADS, CONSUMER_REGISTERS, CONSUMER_THREADS, GROUPS_PER_STEP, PRODUCER_REGISTERS, PRODUCER_THREADS,
+        RING_ALIGN,
     };
 
-    /// Bytes from one stage (with its constants) to the next.
-    const STAGE_STRIDE: usize = STAGE_BYTES + PARAM_BYTES;
-
-    /// The ring in shared memory, addressed by the block's running count of
-    /// steps (`fill`, across its activation tiles).
-    pub(in crate::int4_linear) struct Ring {
+    /// The ring of tile `S` in shared memory, addressed by the block's
+    /// running count of steps (`fill`, across its activation tiles).
+    pub(in crate::int4_linear) struct Ring<S> {
         stages: u32,
         barriers: u32,
+        tile: PhantomData<S>,
     }
 
-    impl Ring {
+    impl<S: WgmmaTile> Ring<S> {
+        /// Bytes from one stage (with its constants) to the next.
+        const STAGE_STRIDE: u32 = (S::STAGE_BYTES + S::PARAM_BYTES) as u32;
+
         pub(in crate::int4_linear) fn stage(&self, fill: u32) -> u32 {
-            self.stages + (fill % STAGES as u32) * STAGE_STRIDE as u32
+            self.stages + (fill % S::STAGES as u32) * Self::STAGE_STRIDE
         }
         pub(in crate::int4_linear) fn full(&self, fill: u32) -> u32 {
-            self.barriers + 8 * (fill % STAGES as u32)
+            self.barriers + 8 * (fill % S::STAGES as u32)
         }
         pub(in crate::int4_linear) fn empty(&self, fill: u32) -> u32 {
-            self.barriers + 8 * (STAGES as u32 + fill % STAGES as u32)
+            self.barriers + 8 * (S::STAGES as u32 + fill % S::STAGES as u32)
         }
         /// The parity of `fill`'s use of its stage.
         pub(in crate::int4_linear) fn parity(&self, fill: u32) -> u32 {
-            (fill / STAGES as u32) % 2
+            (fill / S::STAGES as u32) % 2
         }
     }
 
-    /// How the activations reach the stages: what versions 12 and 13 do
-    /// differently.
+    /// How the activations reach the stages: what versions 12 and 13 (and
+    /// 19 and 20) do differently.
     pub(in crate::int4_linear) trait Feed<T> {
         /// Arrivals a phase of `empty[s]` besides one from each consumer
         /// thread of the block: those of [`release_peers`](Self::release_peers).
@@ -162,14 +200,14 @@ pub(super) mod hopper {
         /// # Safety
         /// The thread has waited for the stage's `empty` phase: every
         /// consumer that reads the stage, in any block, has released it.
-        unsafe fn load(&self, ring: &Ring, fill: u32, i: usize, first_m: usize, thread: usize);
+        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_m: usize, thread: usize);
 
-        /// Producer thread `thread`'s arrival on `full`, after its
-        /// constants of the step are stored.
+        /// Producer thread `thread`'s arrival on `full` (of a ring of tile
+        /// `S`), after its constants of the step are stored.
         ///
         /// # Safety
         /// `full` is the step's barrier.
-        unsafe fn arrive_full(&self, full: u32, thread: usize);
+        unsafe fn arrive_full<S: WgmmaTile>(&self, full: u32, thread: usize);
 
         /// Each consumer thread, once the MMAs that read `fill`'s stage have
         /// completed, a chunk of MMAs after its own arrival on `empty[s]`:
@@ -179,10 +217,10 @@ pub(super) mod hopper {
         ///
         /// # Safety
         /// Every consumer thread, once for each `fill`.
-        unsafe fn release_peers(&self, ring: &Ring, fill: u32);
+        unsafe fn release_peers<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32);
     }
 
-    /// Version 12's feed: the producers copy the activations from `x`.
+    /// The feed of versions 12 and 19: the producers copy the activations from `x`.
     pub(super) struct CopiedActivations<T>(pub(super) *const T);
 
     impl<T> Feed<T> for CopiedActivations<T> {
@@ -195,22 +233,30 @@ pub(super) mod hopper {
             sync_threads();
         }
         fn finish(&self) {}
-        unsafe fn load(&self, _: &Ring, _: u32, _: usize, _: usize, _: usize) {}
-        unsafe fn arrive_full(&self, full: u32, _: usize) {
+        unsafe fn load<S: WgmmaTile>(&self, _: &Ring<S>, _: u32, _: usize, _: usize, _: usize) {}
+        unsafe fn arrive_full<S: WgmmaTile>(&self, full: u32, _: usize) {
             // SAFETY: forwarded from the caller.
             unsafe { mbarrier::arrive(full) };
         }
-        unsafe fn release_peers(&self, _: &Ring, _: u32) {}
+        unsafe fn release_peers<S: WgmmaTile>(&self, _: &Ring<S>, _: u32) {}
     }
 
-    /// The producer warpgroups and the MMA warpgroups, meeting at the
-    /// ring's barriers, with the activations brought by `feed`.
+    /// The producer warpgroups and the MMA warpgroups of tile `S` (`TILES`
+    /// MMA tiles of 64 weight rows a warpgroup, `ACC` accumulators a thread
+    /// and tile), meeting at the ring's barriers, with the activations
+    /// brought by `feed`.
     ///
     /// # Safety
-    /// As for `TiledGemm::sum_tiles`, with version 12's launch shape (or
-    /// version 13's, for its feed).
+    /// As for `TiledGemm::sum_tiles`, with the launch shape of `S`'s
+    /// version (12, 13, 19 or 20).
     #[inline(always)]
-    pub(in crate::int4_linear) unsafe fn pipeline<T: WgmmaHalf, F: Feed<T>>(
+    pub(in crate::int4_linear) unsafe fn pipeline<
+        T: WgmmaHalf,
+        F: Feed<T>,
+        S: WgmmaTile,
+        const TILES: usize,
+        const ACC: usize,
+    >(
         feed: F,
         qweight: *const u32,
         groups: GroupParams,
@@ -219,12 +265,13 @@ pub(super) mod hopper {
         store: impl Fn(usize, usize, f32),
     ) {
         // One producer thread a weight row's constants.
-        const { assert!(BLOCK_N == PRODUCER_THREADS && CONSUMER_THREADS + PRODUCER_THREADS == BLOCK_THREADS as usize) };
+        const { assert!(S::BLOCK_N == PRODUCER_THREADS && CONSUMER_THREADS + PRODUCER_THREADS == BLOCK_THREADS as usize) };
         let stages = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
-        let ring = Ring { stages, barriers: stages + (STAGES * STAGE_STRIDE) as u32 };
+        let ring =
+            Ring::<S> { stages, barriers: stages + S::STAGES as u32 * Ring::<S>::STAGE_STRIDE, tile: PhantomData };
         let thread = thread_idx_x() as usize % BLOCK_THREADS as usize;
         if thread == 0 {
-            for fill in 0..STAGES as u32 {
+            for fill in 0..S::STAGES as u32 {
                 // SAFETY: 8-byte slots after the ring, inside SHARED_BYTES.
                 unsafe {
                     mbarrier::init(ring.full(fill), 2 * PRODUCER_THREADS as u32);
@@ -238,12 +285,12 @@ pub(super) mod hopper {
             // SAFETY: each producer warpgroup, whole; it only gives registers back.
             unsafe { set_max_registers::<false, PRODUCER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
-            unsafe { produce::<T, F>(thread - CONSUMER_THREADS, &ring, &feed, qweight, &groups, dims, steps) };
+            unsafe { produce::<T, F, S>(thread - CONSUMER_THREADS, &ring, &feed, qweight, &groups, dims, steps) };
         } else {
             // SAFETY: each consumer warpgroup, whole; the producers' decreases free what they take.
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
-            unsafe { consume::<T, F>(thread, &ring, &feed, dims, steps, store) };
+            unsafe { consume::<T, F, S, TILES, ACC>(thread, &ring, &feed, dims, steps, store) };
         }
         feed.finish();
     }
@@ -253,26 +300,26 @@ pub(super) mod hopper {
     /// # Safety
     /// As for [`pipeline`].
     #[inline(always)]
-    unsafe fn produce<T: WgmmaHalf, F: Feed<T>>(
+    unsafe fn produce<T: WgmmaHalf, F: Feed<T>, S: WgmmaTile>(
         thread: usize,
-        ring: &Ring,
+        ring: &Ring<S>,
         feed: &F,
         qweight: *const u32,
         groups: &GroupParams,
         (m, n, k): (usize, usize, usize),
         steps: Range<usize>,
     ) {
-        let first_row = block_idx_x() as usize * BLOCK_N;
+        let first_row = block_idx_x() as usize * S::BLOCK_N;
         let step_groups = StepGroups::new(groups, k);
         let all_slots = 0..GROUPS_PER_STEP;
         // The block's row whose constants this thread stores (rows past n
         // take row n - 1's), and where they go in a stage.
         let param_row = (first_row + thread).min(n - 1);
-        let param_slot = (STAGE_BYTES + 8 * thread) as u32;
+        let param_slot = (S::STAGE_BYTES + 8 * thread) as u32;
         let mut fill = 0u32;
-        for first_m in activation_tiles(m, BLOCK_M) {
+        for first_m in activation_tiles(m, S::BLOCK_M) {
             let x = feed.copied_x();
-            let copies = stage_copies::<T, V10, PRODUCER_THREADS>(
+            let copies = stage_copies::<T, S, PRODUCER_THREADS>(
                 (x.unwrap_or(core::ptr::null()), qweight),
                 (m, n, k),
                 (first_row, first_m),
@@ -291,8 +338,8 @@ pub(super) mod hopper {
                     copies.copy(stage, i);
                     mbarrier::arrive_on_copies(ring.full(fill));
                     feed.load(ring, fill, i, first_m, thread);
-                    store_constants::<T, V10>(stage + param_slot, &raw, all_slots.clone());
-                    feed.arrive_full(ring.full(fill), thread);
+                    store_constants::<T, S>(stage + param_slot, &raw, all_slots.clone());
+                    feed.arrive_full::<S>(ring.full(fill), thread);
                     if i + 1 < steps.end {
                         step_groups.prefetch(groups, param_row, i + 1, all_slots.clone());
                     }
@@ -312,21 +359,21 @@ pub(super) mod hopper {
     /// # Safety
     /// As for [`pipeline`].
     #[inline(always)]
-    unsafe fn consume<T: WgmmaHalf, F: Feed<T>>(
+    unsafe fn consume<T: WgmmaHalf, F: Feed<T>, S: WgmmaTile, const TILES: usize, const ACC: usize>(
         thread: usize,
-        ring: &Ring,
+        ring: &Ring<S>,
         feed: &F,
         (m, _, _): (usize, usize, usize),
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
     ) {
-        let lane = Lane::new::<V10>(thread);
-        let first_row = block_idx_x() as usize * BLOCK_N;
+        let lane = Lane::new::<S>(thread);
+        let first_row = block_idx_x() as usize * S::BLOCK_N;
         let mut fill = 0u32;
         // Zero once: a tile's first MMAs overwrite them (see `wgmma::mma`),
         // and with no steps every tile's sums are these zeros.
-        let mut acc = [[0.0f32; BLOCK_M / 2]; BLOCK_N / 2 / 64];
-        for first_m in activation_tiles(m, BLOCK_M) {
+        let mut acc = [[0.0f32; ACC]; TILES];
+        for first_m in activation_tiles(m, S::BLOCK_M) {
             for i in steps.clone() {
                 let stage = ring.stage(fill);
                 let previous = (i > steps.start).then_some(fill - 1);
@@ -337,11 +384,11 @@ pub(super) mod hopper {
                     mbarrier::wait(ring.full(fill), ring.parity(fill));
                     wgmma::fence_shared_writes();
                     let accumulate = i > steps.start;
-                    mma_step::<T, V10, 2, 64>(
+                    mma_step::<T, S, TILES, ACC>(
                         &mut acc,
                         accumulate,
                         stage,
-                        stage + STAGE_BYTES as u32,
+                        stage + S::STAGE_BYTES as u32,
                         &lane,
                         |chunk| {
                             // Only this chunk's MMAs are pending: the previous

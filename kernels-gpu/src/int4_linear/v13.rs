@@ -63,21 +63,32 @@
 
 use super::GroupParams;
 use super::mma_tile::{TiledGemm, linear_tiled, linear_tiled_split_k};
+#[cfg(target_feature = "sm_90a")]
+use super::v10::WgmmaTile;
+use super::v10::wgmma_tile;
 use crate::float::Bf16;
 use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 
-/// Version 13's main loop (launch shape above).
-pub(super) struct V13;
+/// The main loop of versions 13 and 20: version 12's
+/// (`v12::hopper::pipeline`) fed by [`hopper::MulticastActivations`], for
+/// the tile of [`super::v12::ProducerConsumer`] with the same `TILES` and
+/// `ACC`.
+pub(super) struct Multicast<const TILES: usize, const ACC: usize>;
 
-/// Exports version 13's entry points: those of the other tiled GEMMs
-/// (`mma_tile::tiled_entry_points!`), with a [`TensorMap`] of `x` as the
-/// first argument in place of `x`.
+/// Version 13's main loop (launch shape above).
+pub(super) type V13 = Multicast<2, 64>;
+
+wgmma_tile!(V13, v13);
+
+/// Exports a multicast version's entry points: those of the other tiled
+/// GEMMs (`mma_tile::tiled_entry_points!`) for main loop `$kernel`, with a
+/// [`TensorMap`] of `x` as the first argument in place of `x`.
 macro_rules! multicast_entry_points {
-    ($($name:ident: $body:ident<$float:ty>($($param:ident: $ty:ty),*);)*) => {
+    ($kernel:ty; $($name:ident: $body:ident<$float:ty>($($param:ident: $ty:ty),*);)*) => {
         $(
-            #[doc = concat!("`", stringify!($body), "::<", stringify!($float), ", V13>`.")]
+            #[doc = concat!("`", stringify!($body), "::<", stringify!($float), ", ", stringify!($kernel), ">`.")]
             ///
             /// # Safety
             /// As for the generic body, with `x` a tensor map of the activations.
@@ -87,12 +98,13 @@ macro_rules! multicast_entry_points {
                 let _ = x;
                 let x = tensor_map_address!($name, 0);
                 // SAFETY: the caller's contract is the generic body's.
-                unsafe { $body::<$float, V13>(x, $($param),*) }
+                unsafe { $body::<$float, $kernel>(x, $($param),*) }
             }
         )*
     };
-    ($f16:ident, $bf16:ident; split_k: $f16_split:ident, $bf16_split:ident) => {
-        multicast_entry_points! {
+    ($kernel:ty: $f16:ident, $bf16:ident; split_k: $f16_split:ident, $bf16_split:ident) => {
+        $crate::int4_linear::v13::multicast_entry_points! {
+            $kernel;
             $f16: linear_tiled<f16>(
                 qweight: *const u32, scales: *const u16, zeros: *const u8, bias: *const f32, y: *mut f16,
                 m: u32, n: u32, k: u32, group_size: u32
@@ -112,13 +124,18 @@ macro_rules! multicast_entry_points {
         }
     };
 }
+pub(super) use multicast_entry_points;
 
 multicast_entry_points! {
-    int4_linear_v13_f16, int4_linear_v13_bf16;
+    V13: int4_linear_v13_f16, int4_linear_v13_bf16;
     split_k: int4_linear_v13_split_k_f16, int4_linear_v13_split_k_bf16
 }
 
-impl TiledGemm for V13 {
+#[cfg(target_feature = "sm_90a")]
+impl<const TILES: usize, const ACC: usize> TiledGemm for Multicast<TILES, ACC>
+where
+    Self: WgmmaTile,
+{
     type Activations<T: WgmmaHalf> = TensorMapAddress;
 
     #[inline(always)]
@@ -130,10 +147,9 @@ impl TiledGemm for V13 {
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
     ) {
-        #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            super::v12::hopper::pipeline::<T, _>(
+            super::v12::hopper::pipeline::<T, _, Self, TILES, ACC>(
                 hopper::MulticastActivations::new(x),
                 qweight,
                 groups,
@@ -142,12 +158,25 @@ impl TiledGemm for V13 {
                 store,
             )
         };
-        #[cfg(not(target_feature = "sm_90a"))]
-        {
-            let _ = (x, qweight, groups, dims, steps, store);
-            // SAFETY: aborts the launch (the host never launches it here); no preconditions.
-            unsafe { core::arch::nvptx::trap() }
-        }
+    }
+}
+
+/// In the `sm_80` PTX the entry points trap (the host never launches them there).
+#[cfg(not(target_feature = "sm_90a"))]
+impl<const TILES: usize, const ACC: usize> TiledGemm for Multicast<TILES, ACC> {
+    type Activations<T: WgmmaHalf> = TensorMapAddress;
+
+    #[inline(always)]
+    unsafe fn sum_tiles<T: WgmmaHalf>(
+        _: TensorMapAddress,
+        _: *const u32,
+        _: GroupParams,
+        _: (usize, usize, usize),
+        _: Range<usize>,
+        _: impl Fn(usize, usize, f32),
+    ) {
+        // SAFETY: aborts the launch; no preconditions.
+        unsafe { core::arch::nvptx::trap() }
     }
 }
 
@@ -155,19 +184,19 @@ impl TiledGemm for V13 {
 mod hopper {
     use crate::cluster;
     use crate::device::lane_id;
+    use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v12::hopper::{Feed, Ring};
     use crate::mbarrier;
     use crate::tma::{self, TensorMapAddress};
-    use quant_kernels_abi::int4_linear::v13::{
-        ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, CLUSTER, CODE_BYTES_PER_STAGE, CONSUMER_THREADS, STEP_K,
-        TMA_BOX_COLUMNS, TMA_BOX_ROWS,
-    };
+    // The same in every multicast version (`cluster_multicast!`).
+    use quant_kernels_abi::int4_linear::v13::{CLUSTER, CONSUMER_THREADS, STEP_K, TMA_BOX_COLUMNS};
 
     /// Warps of the two MMA warpgroups (each sends one release across).
     const CONSUMER_WARPS: u32 = CONSUMER_THREADS as u32 / 32;
 
-    /// Version 13's feed: each block's producer thread 0 copies its rank's
-    /// rows of the activations into every block of the cluster.
+    /// The feed of versions 13 and 20: each block's producer thread 0
+    /// copies its rank's rows of the activations into every block of the
+    /// cluster.
     pub(super) struct MulticastActivations {
         map: TensorMapAddress,
         rank: u32,
@@ -197,15 +226,16 @@ mod hopper {
         }
 
         #[inline(always)]
-        unsafe fn load(&self, ring: &Ring, fill: u32, i: usize, first_m: usize, thread: usize) {
+        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_m: usize, thread: usize) {
             if thread != 0 {
                 return;
             }
             let every_block = (1u16 << CLUSTER) - 1;
-            let rows = TMA_BOX_ROWS as u32 * self.rank;
+            // The rank's rows: the box's (`TMA_BOX_ROWS` of the version).
+            let rows = (S::BLOCK_M / CLUSTER) as u32 * self.rank;
             for half in 0..2 {
                 let destination =
-                    ring.stage(fill) + (CODE_BYTES_PER_STAGE + ACTIVATION_HALF_BYTES * half) as u32 + 128 * rows;
+                    ring.stage(fill) + (S::CODE_BYTES_PER_STAGE + S::ACTIVATION_HALF_BYTES * half) as u32 + 128 * rows;
                 let column = STEP_K * i + TMA_BOX_COLUMNS * half;
                 // SAFETY: the stage is free in every block (the caller's
                 // wait on `empty`, which the other blocks' consumers arrive
@@ -225,11 +255,11 @@ mod hopper {
         }
 
         #[inline(always)]
-        unsafe fn arrive_full(&self, full: u32, thread: usize) {
+        unsafe fn arrive_full<S: WgmmaTile>(&self, full: u32, thread: usize) {
             // SAFETY: forwarded from the caller.
             unsafe {
                 if thread == 0 {
-                    mbarrier::arrive_expect_bytes(full, ACTIVATION_BYTES_PER_STAGE as u32);
+                    mbarrier::arrive_expect_bytes(full, 2 * S::ACTIVATION_HALF_BYTES as u32);
                 } else {
                     mbarrier::arrive(full);
                 }
@@ -240,7 +270,7 @@ mod hopper {
         /// copies into this stage overwrite only its activations, which only
         /// the MMAs read, and the caller has waited for this warp's.
         #[inline(always)]
-        unsafe fn release_peers(&self, ring: &Ring, fill: u32) {
+        unsafe fn release_peers<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32) {
             if lane_id() != 0 {
                 return;
             }

@@ -1,0 +1,34 @@
+//! Version 19 (`sm_90a` only): version 12's producer and MMA warpgroups
+//! ([`super::v12`]) with version 18's tile of 256 weight rows x 64
+//! activation rows (`wgmma.mma_async.m64n64k16`). Shapes from
+//! `quant_kernels_abi::int4_linear::v19`.
+//!
+//! At M = 64 version 18 (the same tile on version 10's loop, where the
+//! whole block meets every step) took about 1.8 µs a step on 28672 x 8192
+//! (run 23), the same at M = 1, 16 and 64: the step's round trip, not its
+//! MMAs, set the time. Version 12 took that round trip off the MMA
+//! warpgroups and was 1.1-1.2x faster than version 10 at the 128-row tile.
+//! With half the activations a stage (16 KB), five stages fit where
+//! version 12 has four.
+//!
+//! Shared memory: version 12's ring of `STAGES` stages, each version 18's
+//! codes and activations (layout in `v18.rs`) followed by the step's group
+//! constants, then the barriers. Launch: grid `(ceil(n / BLOCK_N),
+//! min(ceil(m / BLOCK_M), MAX_GRID_Y), splits)`, exactly `BLOCK_THREADS`
+//! (512) threads, `SHARED_BYTES` of dynamic shared memory. In the `sm_80`
+//! PTX the entry points trap.
+
+use super::mma_tile::{linear_tiled, linear_tiled_split_k, tiled_entry_points};
+use super::v10::wgmma_tile;
+use super::v12::ProducerConsumer;
+use crate::float::Bf16;
+
+/// Version 19's main loop.
+pub(super) type V19 = ProducerConsumer<2, 32>;
+
+wgmma_tile!(V19, v19);
+
+tiled_entry_points! {
+    V19: int4_linear_v19_f16, int4_linear_v19_bf16;
+    split_k: int4_linear_v19_split_k_f16, int4_linear_v19_split_k_bf16
+}
