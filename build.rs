@@ -1,7 +1,7 @@
 //! Compiles `kernels-gpu` to PTX for every target the library embeds; see
 //! `ptx-builder` for how, and host/ptx.rs for how a target is picked at run time.
 
-use quant_kernels_abi::int4_linear::{v12, v13, v19, v20};
+use quant_kernels_abi::int4_linear::{v12, v13, v19};
 
 fn main() {
     let out_dir = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
@@ -9,19 +9,16 @@ fn main() {
     let build = ptx_builder::PtxBuilder::new(kernels)
         .target("sm_80")
         .target("sm_90a")
-        // Versions 12, 13, 19 and 20 split their registers between
+        // Versions 12, 13 and 19 split their registers between
         // warpgroups (setmaxnreg), from the count ptxas gives a block of
         // exactly this size.
         .max_threads("int4_linear_v12_", v12::BLOCK_THREADS)
         .max_threads("int4_linear_v13_", v13::BLOCK_THREADS)
         .max_threads("int4_linear_v19_", v19::BLOCK_THREADS)
-        .max_threads("int4_linear_v20_", v20::BLOCK_THREADS)
-        // Versions 13 and 20 run in clusters along the grid's x and read
-        // their first argument, a tensor map, where it lies.
+        // Version 13 runs in clusters along the grid's x and reads its
+        // first argument, a tensor map, where it lies.
         .cluster_dims("int4_linear_v13_", [v13::CLUSTER as u32, 1, 1])
-        .cluster_dims("int4_linear_v20_", [v20::CLUSTER as u32, 1, 1])
         .tensor_map_param("int4_linear_v13_", 0)
-        .tensor_map_param("int4_linear_v20_", 0)
         // Version 17's blocks for up to 8 activation rows hold 16 warps,
         // which fit a multiprocessor's registers at 128 a thread.
         .max_registers("int4_linear_v17_m8_", quant_kernels_abi::int4_linear::v17::M8_REGISTERS)

@@ -28,7 +28,7 @@ use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
 use quant_kernels_abi::int4_linear::{
-    MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17, v18, v19, v20,
+    MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17, v18, v19,
 };
 
 /// Version 1's decode entry point (one activation row per block).
@@ -157,16 +157,6 @@ pub const V19_KERNELS: PerFloat<Option<&str>> =
 pub const V19_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v19_split_k_f16"), bf16: Some("int4_linear_v19_split_k_bf16") };
 
-/// Version 20's entry points (version 19 in clusters that share the
-/// activations, as [`V13_KERNELS`]; sm_90a only). The first argument is a
-/// tensor map of `x` (see [`XTensorMap`]) in place of its address.
-pub const V20_KERNELS: PerFloat<Option<&str>> =
-    PerFloat { f32: None, f16: Some("int4_linear_v20_f16"), bf16: Some("int4_linear_v20_bf16") };
-
-/// Version 20's split-K entry points (see [`SplitK`]), with the tensor map as [`V20_KERNELS`].
-pub const V20_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
-    PerFloat { f32: None, f16: Some("int4_linear_v20_split_k_f16"), bf16: Some("int4_linear_v20_split_k_bf16") };
-
 /// Version 12's entry points (version 10 with a producer warpgroup; sm_90a only).
 pub const V12_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v12_f16"), bf16: Some("int4_linear_v12_bf16") };
@@ -272,15 +262,11 @@ pub enum Int4LinearVersion {
     /// (256 weight rows x 64 activation rows) and 5 stages. Compute
     /// capability 9.0 only; split as version 7.
     V19 { split_k: u32 },
-    /// Version 19 in clusters of two blocks along `n` that share each
-    /// stage's activations (TMA multicast), as version 13 is version 12 in
-    /// them. Compute capability 9.0 only; split as version 7.
-    V20 { split_k: u32 },
 }
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 15] = [
+    pub const ALL: [Self; 14] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -295,7 +281,6 @@ impl Int4LinearVersion {
         Self::V17 { row_groups: 2, warps: 8 },
         Self::V18 { split_k: 1 },
         Self::V19 { split_k: 1 },
-        Self::V20 { split_k: 1 },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -305,35 +290,38 @@ impl Int4LinearVersion {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
             // Version 17 runs v5's body up to one MMA tile of activation rows
-            // and v6's (32 weight rows a warp) past it, as run 8 chose
-            // between them, with the warps of a group known at compile
-            // time: 1-8% faster than v5 and v6 on every benchmark shape at M
-            // = 1 and 16, and 15% at 16 x 28672 x 8192 in groups of one warp
-            // (docs/PERF.md, run 23). Not measured from 17 to 48 rows, where
-            // it runs the same body over more tiles of activation rows.
+            // and v6's (32 weight rows a warp) up to v7::ABOVE_M (16), with the
+            // warps of a group known at compile time: 1-8% faster than v5
+            // and v6 on every benchmark shape at M = 1 and 16, and 15% at 16
+            // x 28672 x 8192 in groups of one warp (docs/PERF.md, run 23).
             _ if m <= v7::ABOVE_M => Self::V17 { row_groups: 1, warps: 1 },
-            // Past v7::ABOVE_M rows the GEMM, which reads each weight once
-            // per 128 activation rows, with K split where its grid is small.
-            // A prediction from run 8's figures (docs/PERF.md, "v7
-            // split-K"): v6's time grows with every 16 rows, v7's is flat
-            // up to 128, and they cross near 48 rows on the four shapes
-            // run 8 measured v6 on.
-            // On compute capability 9.0 version 12 (the same tiling on
-            // warpgroup MMAs, fed by producer warpgroups) takes its place:
+            // Past it the tiled GEMM, which reads each weight once per tile
+            // of activation rows, with K split where its grid is small. Past
+            // 16 rows version 17 reads the weights again for every 16: at M =
+            // 32 it took 1.2-1.5x the time of versions 18 and 19 on every
+            // benchmark shape (run 24).
+            // On compute capability 9.0 the tiling runs on warpgroup MMAs:
             // version 10 was 1.3-1.45x faster than version 7 at M = 1024
             // and 1.1-1.45x at M = 128 (docs/PERF.md, run 13), version 12
-            // 1.1-1.2x faster than version 10 from M = 128 to 8192 (run
-            // 15), and version 13 (version 12 sharing the activations
-            // across a cluster of two blocks) 1.1-1.25x faster than version
-            // 12 from M = 128 to 8192 on the larger shapes, 0.94-1.07x of
-            // it on the smallest (run 17). Version 11 (256 activation
-            // rows a tile) is not faster than version 10 (runs 14 and 15),
-            // so it is not chosen. Up to 64 rows version 18 (version 10 with
-            // 64-row tiles) instead: at M = 64 it was 8-15% faster than
-            // versions 12 and 13 on four benchmark shapes and as fast on
-            // 28672 x 8192 (run 23), where their 128-row tiles are half empty.
+            // (fed by producer warpgroups) 1.1-1.2x faster than version 10
+            // from M = 128 to 8192 (run 15), and version 13 (version 12
+            // sharing the activations across a cluster of two blocks)
+            // 1.1-1.25x faster than version 12 from M = 128 to 8192 on the
+            // larger shapes, 0.94-1.07x of it on the smallest (run 17).
+            // Version 11 (256 activation rows a tile) is not faster than
+            // version 10 (runs 14 and 15), so it is not chosen. Up to 64 rows
+            // the 64-row tile: version 19 (version 12's pipeline) where K
+            // is not split, 8-17% faster than version 18 (version 10's loop)
+            // unsplit at M = 32 and 64 on every shape; version 18 where it
+            // is, 2-6% faster than version 19 split the same way on the four
+            // benchmark shapes that split (slices of 4 to 56 steps; why is
+            // not known yet), run 24. (Version 19's own model never splits
+            // where version 18's does not: its step is shorter.)
             _ if m <= v18::BLOCK_M && Self::V18 { split_k: 1 }.runs_on(device.compute_capability) => {
-                Self::V18 { split_k: 1 }
+                match tiled_split_k(Self::V18 { split_k: 1 }, m, n, k, device) {
+                    1 => Self::V19 { split_k: 1 },
+                    split_k => Self::V18 { split_k },
+                }
             }
             _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => Self::V13 { split_k: 1 },
             _ => Self::V7 { split_k: 1 },
@@ -344,7 +332,7 @@ impl Int4LinearVersion {
     /// This version with the launch choice that suits `m` activation rows
     /// and `n x k` weights on `device`: the warps per block of versions 3
     /// to 6, the groups and warps of version 17 (`v17_block`), the split of
-    /// `K` of versions 7, 10 to 13 and 18 to 20 ([`tiled_split_k`]); versions 1 and 2
+    /// `K` of versions 7, 10 to 13, 18 and 19 ([`tiled_split_k`]); versions 1 and 2
     /// have none and are returned as they are.
     ///
     /// Versions 3 to 6: the block's warps split `K`, so fewer warps a block
@@ -379,7 +367,6 @@ impl Int4LinearVersion {
             Self::V11 { .. } => v11::BLOCK_N,
             Self::V18 { .. } => v18::BLOCK_N,
             Self::V19 { .. } => v19::BLOCK_N,
-            Self::V20 { .. } => v20::BLOCK_N,
             Self::V12 { .. } => v12::BLOCK_N,
             Self::V13 { .. } => v13::BLOCK_N,
             Self::V17 { row_groups, .. } => v17::ROWS_PER_GROUP[wide_tile(m) as usize] * row_groups as usize,
@@ -397,7 +384,6 @@ impl Int4LinearVersion {
             | Self::V11 { .. }
             | Self::V18 { .. }
             | Self::V19 { .. }
-            | Self::V20 { .. }
             | Self::V12 { .. }
             | Self::V13 { .. } => None,
             Self::V3 { warps }
@@ -419,7 +405,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// The slices `K` is split into, for versions 7, 10 to 13 and 18 to 20 (the others have no split).
+    /// The slices `K` is split into, for versions 7, 10 to 13, 18 and 19 (the others have no split).
     pub fn split_k(self) -> Option<u32> {
         match self {
             Self::V7 { split_k }
@@ -427,7 +413,6 @@ impl Int4LinearVersion {
             | Self::V11 { split_k }
             | Self::V18 { split_k }
             | Self::V19 { split_k }
-            | Self::V20 { split_k }
             | Self::V12 { split_k }
             | Self::V13 { split_k } => Some(split_k),
             _ => None,
@@ -448,7 +433,7 @@ impl Int4LinearVersion {
     }
 
     /// This version with `K` split into `split_k` slices (versions 7, 10 to
-    /// 13 and 18 to 20; the others have no split and are returned as they are).
+    /// 13, 18 and 19; the others have no split and are returned as they are).
     pub fn with_split_k(self, split_k: u32) -> Self {
         match self {
             Self::V7 { .. } => Self::V7 { split_k },
@@ -456,14 +441,13 @@ impl Int4LinearVersion {
             Self::V11 { .. } => Self::V11 { split_k },
             Self::V18 { .. } => Self::V18 { split_k },
             Self::V19 { .. } => Self::V19 { split_k },
-            Self::V20 { .. } => Self::V20 { split_k },
             Self::V12 { .. } => Self::V12 { split_k },
             Self::V13 { .. } => Self::V13 { split_k },
             unsplit => unsplit,
         }
     }
 
-    /// 1 to 7, 10 to 13 and 17 to 20.
+    /// 1 to 7, 10 to 13 and 17 to 19.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -480,12 +464,11 @@ impl Int4LinearVersion {
             Self::V17 { .. } => 17,
             Self::V18 { .. } => 18,
             Self::V19 { .. } => 19,
-            Self::V20 { .. } => 20,
         }
     }
 
     /// Whether this version runs on a device of `compute_capability`:
-    /// versions 10 to 13 and 18 to 20 are only in the `sm_90a` PTX, which only compute
+    /// versions 10 to 13, 18 and 19 are only in the `sm_90a` PTX, which only compute
     /// capability 9.0 runs (elsewhere their entry points trap).
     pub fn runs_on(self, compute_capability: (u32, u32)) -> bool {
         match self {
@@ -493,7 +476,6 @@ impl Int4LinearVersion {
             Self::V11 { .. } => compute_capability == v11::COMPUTE_CAPABILITY,
             Self::V18 { .. } => compute_capability == v18::COMPUTE_CAPABILITY,
             Self::V19 { .. } => compute_capability == v19::COMPUTE_CAPABILITY,
-            Self::V20 { .. } => compute_capability == v20::COMPUTE_CAPABILITY,
             Self::V12 { .. } => compute_capability == v12::COMPUTE_CAPABILITY,
             Self::V13 { .. } => compute_capability == v13::COMPUTE_CAPABILITY,
             _ => true,
@@ -531,8 +513,6 @@ impl Int4LinearVersion {
             Self::V18 { .. } => V18_KERNELS,
             Self::V19 { split_k } if split_k > 1 => V19_SPLIT_K_KERNELS,
             Self::V19 { .. } => V19_KERNELS,
-            Self::V20 { split_k } if split_k > 1 => V20_SPLIT_K_KERNELS,
-            Self::V20 { .. } => V20_KERNELS,
             Self::V12 { split_k } if split_k > 1 => V12_SPLIT_K_KERNELS,
             Self::V12 { .. } => V12_KERNELS,
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
@@ -606,12 +586,12 @@ pub struct Int4LinearBuffers {
     pub y_len: usize,
 }
 
-/// The split of `K` that a tiled GEMM (version 7, 10 to 13 or 18 to 20; 1 for the others)
+/// The split of `K` that a tiled GEMM (version 7, 10 to 13, 18 or 19; 1 for the others)
 /// is predicted fastest with for `m` activation rows and `n x k` weights on
 /// `device`, 1 for none.
 ///
 /// A block holds a multiprocessor alone (version 7: 120 KB of shared memory,
-/// ~230 registers a thread; versions 10 to 13 and 18 to 20: 145 to 225 KB), so `s` slices of `tiles =
+/// ~230 registers a thread; versions 10 to 13, 18 and 19: 145 to 225 KB), so `s` slices of `tiles =
 /// ceil(n / BLOCK_N) * ceil(m / BLOCK_M)` tiles run in `waves = ceil(s *
 /// tiles / multiprocessors)` waves of `ceil(steps / s)` steps of 128
 /// columns each. The split minimises the predicted time
@@ -628,8 +608,9 @@ pub struct Int4LinearBuffers {
 /// the same tile area), 2.05 µs for version 12 (run 15: 65.3 µs, the
 /// same tile as version 10), 2.0 µs for version 13 (run 17: 63.7 µs;
 /// its grid, in clusters of two blocks, may hold one block more than the
-/// tiles, which the model leaves out) and 1.65 µs for version 18 (run 23:
-/// 107.5 µs for 64 steps at 1 x 28672 x 8192, one wave); `REDUCE`
+/// tiles, which the model leaves out), 1.65 µs for version 18 (run 23:
+/// 107.5 µs for 64 steps at 1 x 28672 x 8192, one wave) and 1.48 µs for
+/// version 19 (run 24: 94.6 µs at 64 x 28672 x 8192); `REDUCE`
 /// (3 µs, the second launch) and
 /// `SLICE` (a tile's partial written and read back at ~3 TB/s: 44 ns for
 /// version 7's 64 KB) are predictions (docs/PERF.md, "v7 split-K"). On the H100, version 7's
@@ -641,8 +622,7 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
         Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, 2400),
         Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, 2450),
         Int4LinearVersion::V18 { .. } => (v18::BLOCK_M, 1650),
-        Int4LinearVersion::V19 { .. } => (v19::BLOCK_M, 1500),
-        Int4LinearVersion::V20 { .. } => (v20::BLOCK_M, 1400),
+        Int4LinearVersion::V19 { .. } => (v19::BLOCK_M, 1480),
         Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, 2050),
         Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, 2000),
         _ => return 1,
@@ -675,14 +655,14 @@ pub struct Int4LinearPlan {
     /// The layer's kernel. Without a split of `K` it writes `y`, and its
     /// arguments are those [`plan`] lists; with one, see [`SplitK`].
     pub launch: Launch,
-    /// The split of `K` into more than one slice (versions 7, 10 to 13 and 18 to 20), if any.
+    /// The split of `K` into more than one slice (versions 7, 10 to 13, 18 and 19), if any.
     pub split_k: Option<SplitK>,
-    /// Versions 13 and 20 take a tensor map of `x` as their first argument, in
+    /// Version 13 takes a tensor map of `x` as its first argument, in
     /// place of `x`'s address: this says what to encode.
     pub x_tensor_map: Option<XTensorMap>,
 }
 
-/// The tensor map of the activations that the launches of versions 13 and 20 take as
+/// The tensor map of the activations that version 13's launches take as
 /// their first argument (a `CUtensorMap`, 128 bytes, passed by value):
 /// `cuTensorMapEncodeTiled` of `x`'s address as a 2-D array of 2-byte
 /// elements (`CU_TENSOR_MAP_DATA_TYPE_UINT16`, or the f16/bf16 type), dims
@@ -702,7 +682,7 @@ pub struct XTensorMap {
     pub box_rows: usize,
 }
 
-/// A call of version 7, 10 to 13 or 18 to 20 with `K` split into `splits > 1` slices: `launch`
+/// A call of version 7, 10 to 13, 18 or 19 with `K` split into `splits > 1` slices: `launch`
 /// (of the [`Int4LinearPlan`]) sums each slice of `K` into an f32
 /// workspace `partials[splits][m][n]`, and `reduce` adds the slices and the
 /// bias into `y`.
@@ -739,7 +719,7 @@ pub struct SplitK {
 /// none), `y: CUdeviceptr` (`T [m][n]`), `m: u32`, `n: u32`, `k: u32`,
 /// `group_size: u32`; the weight arrays as in [`quant_kernels_abi::int4`].
 /// A plan that splits `K` has two launches and a workspace ([`SplitK`]); a
-/// plan of version 13 or 20 takes a tensor map of `x` in place of `x`
+/// plan of version 13 takes a tensor map of `x` in place of `x`
 /// ([`XTensorMap`]).
 pub fn plan<T: Float>(
     shape: &Int4Shape,
@@ -795,7 +775,6 @@ pub fn plan_version<T: Float>(
         | Int4LinearVersion::V11 { split_k }
         | Int4LinearVersion::V18 { split_k }
         | Int4LinearVersion::V19 { split_k }
-        | Int4LinearVersion::V20 { split_k }
         | Int4LinearVersion::V12 { split_k }
         | Int4LinearVersion::V13 { split_k } => {
             // The slices are gridDim.z.
@@ -807,7 +786,6 @@ pub fn plan_version<T: Float>(
                 Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, [v11::BLOCK_THREADS, 1, 1], v11::SHARED_BYTES),
                 Int4LinearVersion::V18 { .. } => (v18::BLOCK_M, [v18::BLOCK_THREADS, 1, 1], v18::SHARED_BYTES),
                 Int4LinearVersion::V19 { .. } => (v19::BLOCK_M, [v19::BLOCK_THREADS, 1, 1], v19::SHARED_BYTES),
-                Int4LinearVersion::V20 { .. } => (v20::BLOCK_M, [v20::BLOCK_THREADS, 1, 1], v20::SHARED_BYTES),
                 Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, [v12::BLOCK_THREADS, 1, 1], v12::SHARED_BYTES),
                 Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, [v13::BLOCK_THREADS, 1, 1], v13::SHARED_BYTES),
                 _ => (v7::BLOCK_M, [v7::BLOCK_THREADS, 1, 1], v7::SHARED_BYTES),
@@ -839,18 +817,12 @@ pub fn plan_version<T: Float>(
         }
     };
     let mut blocks_n = shape.n.div_ceil(version.rows_per_block(m));
-    // The multicast versions' (cluster, tile rows, tensor-map box).
-    let multicast = match version {
-        Int4LinearVersion::V13 { .. } => Some((v13::CLUSTER, v13::BLOCK_M, [v13::TMA_BOX_COLUMNS, v13::TMA_BOX_ROWS])),
-        Int4LinearVersion::V20 { .. } => Some((v20::CLUSTER, v20::BLOCK_M, [v20::TMA_BOX_COLUMNS, v20::TMA_BOX_ROWS])),
-        _ => None,
-    };
-    if let Some((cluster, block_m, _)) = multicast {
-        // Whole clusters; the tensor map's box coordinates are 32-bit signed
+    if let Int4LinearVersion::V13 { .. } = version {
+        // Whole clusters; its tensor map's box coordinates are 32-bit signed
         // and reach one tile past m and a step past k.
-        blocks_n = blocks_n.next_multiple_of(cluster);
+        blocks_n = blocks_n.next_multiple_of(v13::CLUSTER);
         for (what, value) in [("m", m), ("k", shape.k)] {
-            let limit = i32::MAX as usize - block_m.max(v7::STEP_K);
+            let limit = i32::MAX as usize - v13::BLOCK_M.max(v13::STEP_K);
             if value > limit {
                 return Err(Error::TooLarge { what, value: value as u128, limit: limit as u128 });
             }
@@ -876,11 +848,11 @@ pub fn plan_version<T: Float>(
     } else {
         None
     };
-    let x_tensor_map = multicast.map(|(_, _, [box_columns, box_rows])| XTensorMap {
+    let x_tensor_map = matches!(version, Int4LinearVersion::V13 { .. }).then_some(XTensorMap {
         rows: m,
         columns: shape.k,
-        box_columns,
-        box_rows,
+        box_columns: v13::TMA_BOX_COLUMNS,
+        box_rows: v13::TMA_BOX_ROWS,
     });
     Ok(Some(Int4LinearPlan { launch, split_k, x_tensor_map }))
 }
@@ -1016,7 +988,7 @@ mod cuda {
             let bias = layer.bias.as_ref().map_or(0, |b| address(b));
             let dims = [m as u32, shape.n as u32, shape.k as u32, shape.group_size as u32];
             let [m, n, k, group_size] = dims.each_ref().map(arg);
-            // Versions 13 and 20 read x through a tensor map, their first argument.
+            // Version 13 reads x through a tensor map, its first argument.
             let x_map;
             let x = match plan.x_tensor_map {
                 Some(map) => {

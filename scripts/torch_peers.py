@@ -19,7 +19,7 @@ What it times:
 - linear: `F.linear(x, W)` without bias through cuBLAS in f16, bf16 and f32
   (TF32 off), and torch's int4 kernel `_weight_int4pack_mm` (tinygemm,
   asymmetric groups of 128, bf16 activations), for (N, K) from Llama layers
-  and M = 1, 16, 32, 48, 64, 128, 256, 1024, 8192 (torch's int4 kernel and f32 up to
+  and M = 1, 16, 32, 64, 128, 256, 1024, 8192 (torch's int4 kernel and f32 up to
   M = 1024, where a call already takes milliseconds: past it they would
   take most of a 10-minute device call). The int4 result is checked against a matmul with the
   dequantized weights, so a wrong packing cannot go unnoticed;
@@ -69,7 +69,7 @@ SAMPLES = 15  # timed graph replays per figure
 LAUNCHES = 20  # at least this many calls per replay
 ELEMENTS = (100_000, 300_000, 500_000, 1_000_000, 5_000_000, 10_000_000, 20_000_000, 50_000_000)
 LINEAR_SHAPES = ((4096, 4096), (11008, 4096), (4096, 11008), (28672, 8192), (8192, 28672))  # (N, K)
-BATCHES = (1, 16, 32, 48, 64, 128, 256, 1024, 8192)  # M (the report's LINEAR_MS)
+BATCHES = (1, 16, 32, 64, 128, 256, 1024, 8192)  # M (the report's LINEAR_MS)
 SLOW_PEERS_MAX_M = 1024  # torch's int4 kernel and f32 F.linear stop here
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 QUICK = {"elements": (1_000_000, 50_000_000), "dtypes": ("f32", "bf16"), "shapes": ((4096, 4096),), "batches": (1, 16)}

@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17, v18, v19, v20};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17, v18, v19};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -86,7 +86,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         int4_linear::plan_version::<f32>(&shape, &ok, Int4LinearVersion::V3 { warps: 8 }),
         Error::UnsupportedType { kernel: "int4_linear", version: 3, dtype: "f32" },
     )?;
-    // Up to v7::ABOVE_M rows, version 17 (run 23): one group of 2 to 8
+    // Up to v7::ABOVE_M (16) rows, version 17 (run 23): one group of 2 to 8
     // warps splitting K, or one-warp groups filling the block past 16384 rows.
     let v17 = |row_groups, warps| Int4LinearVersion::V17 { row_groups, warps };
     for (m, n, k, expected) in [
@@ -97,8 +97,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         (8, 28672, 4096, v17(16, 16)),
         (16, 11008, 4096, v17(1, 2)),
         (16, 28672, 8192, v17(8, 8)),
-        (32, 8192, 4096, v17(1, 4)),
-        (48, 28672, 4096, v17(8, 8)),
+        (9, 8192, 4096, v17(1, 4)),
     ] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, k, &H100);
         ensure(chosen == expected, || format!("{m}x{n}x{k}: {chosen:?}"))?;
@@ -106,13 +105,14 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     let chosen = Int4LinearVersion::best_for::<f32>(1, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
     // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
-    // splits of K: plans_split_k): on the H100 version 18 up to its 64-row
-    // tile and 13 past it, 7 elsewhere.
+    // splits of K: plans_split_k): on the H100 up to its 64-row tile version
+    // 19 unsplit or version 18 split, and 13 past it; 7 elsewhere.
     let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
     for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (64, 4096), (128, 4096), (129, 11008), (8192, 4096)] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
         let wgmma = match chosen {
-            Int4LinearVersion::V18 { .. } => m <= v18::BLOCK_M,
+            Int4LinearVersion::V18 { split_k } => m <= v18::BLOCK_M && split_k > 1,
+            Int4LinearVersion::V19 { split_k } => m <= v19::BLOCK_M && split_k == 1,
             Int4LinearVersion::V13 { .. } => m > v18::BLOCK_M,
             _ => false,
         };
@@ -205,10 +205,10 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// never with an empty or too short slice, and planned as two launches and
 /// a workspace.
 fn plans_split_k(rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19, V20};
-    // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15, 17
-    // and 23): version 18 up to 64 rows and 13 past them on the H100,
-    // version 7 on a device of as many
+    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19};
+    // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15, 17,
+    // 23 and 24): on the H100 up to 64 rows version 18 where it splits and
+    // 19 where it does not, 13 past them; version 7 on a device of as many
     // multiprocessors that has no sm_90a (its tiles are half as tall).
     let no_sm90a = DeviceInfo { compute_capability: (10, 0), multiprocessors: 132 };
     for (m, n, k, v7_split, h100) in [
@@ -220,7 +220,9 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         (256, 4096, 4096, 2, V13 { split_k: 4 }),
         (128, 11008, 4096, 1, V13 { split_k: 3 }),
         (128, 28672, 8192, 1, V13 { split_k: 1 }),
-        (64, 28672, 8192, 1, V18 { split_k: 1 }),
+        (64, 28672, 8192, 1, V19 { split_k: 1 }),
+        (32, 28672, 8192, 1, V19 { split_k: 1 }),
+        (17, 11008, 4096, 1, V18 { split_k: 3 }),
         (65, 28672, 8192, 1, V13 { split_k: 1 }),
         (1024, 4096, 4096, 1, V13 { split_k: 1 }),
         (1024, 8192, 28672, 1, V13 { split_k: 1 }),
@@ -239,11 +241,17 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     let chosen = Int4LinearVersion::best_for::<bf16>(128, 128, short, &H100);
     ensure(chosen == V13 { split_k: 1 }, || format!("K = {short}: {chosen:?}"))?;
     // Any shape and device: no slice empty or shorter than MIN_SLICE_STEPS,
-    // no more slices than multiprocessors.
+    // no more slices than multiprocessors; from 17 to 64 rows version 19
+    // unsplit or version 18 split.
     for _ in 0..5000 {
         let (m, n, k) = (1 + rng.below(2000), 1 + rng.below(30_000), 32 * rng.below(1200));
         let multiprocessors = 1 + rng.below(200) as u32;
         let device = DeviceInfo { compute_capability: (9, 0), multiprocessors };
+        let small = 17 + rng.below(48);
+        let chosen = Int4LinearVersion::best_for::<f16>(small, n, k, &device);
+        ensure(matches!(chosen, V19 { split_k: 1 }) || matches!(chosen, V18 { split_k: 2.. }), || {
+            format!("{small}x{n}x{k} on {multiprocessors} multiprocessors: {chosen:?}")
+        })?;
         let tiled = [
             V7 { split_k: 1 },
             V10 { split_k: 1 },
@@ -252,7 +260,6 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
             V13 { split_k: 1 },
             V18 { split_k: 1 },
             V19 { split_k: 1 },
-            V20 { split_k: 1 },
         ];
         let version = tiled[rng.below(tiled.len())];
         let splits = int4_linear::tiled_split_k(version, m, n, k, &device) as usize;
@@ -324,12 +331,11 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     )
 }
 
-/// Versions 10 to 13 and 18 to 20: their own tiles, block and shared
-/// memory, both entry points each, and only on compute capability 9.0
-/// (their PTX is sm_90a); the grids of versions 13 and 20 in whole
-/// clusters, and their limits.
+/// Versions 10 to 13, 18 and 19: their own tiles, block and shared memory,
+/// both entry points each, and only on compute capability 9.0 (their PTX is
+/// sm_90a); version 13's grid in whole clusters, and its limits.
 fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V10, V11, V12, V13, V18, V19, V20};
+    use Int4LinearVersion::{V10, V11, V12, V13, V18, V19};
     let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
     for (version, split, tiles, threads, shared_mem_bytes) in [
         (V10 { split_k: 1 }, V10 { split_k: 2 }, [3, 3], 256, v10::SHARED_BYTES),
@@ -339,7 +345,6 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         // 600 rows: 3 blocks of 256, a cluster of 2 and one whose second block has no rows.
         (V13 { split_k: 1 }, V13 { split_k: 2 }, [4, 3], 512, v13::SHARED_BYTES),
         (V19 { split_k: 1 }, V19 { split_k: 2 }, [3, 5], 512, v19::SHARED_BYTES),
-        (V20 { split_k: 1 }, V20 { split_k: 2 }, [4, 5], 512, v20::SHARED_BYTES),
     ] {
         let number = version.number();
         let whole = only_launch(int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version))?;
@@ -361,22 +366,20 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         )?;
         let runs = [(8, 0), (8, 9), (9, 0), (10, 0), (12, 0)].map(|cc| version.runs_on(cc));
         ensure(runs == [false, false, true, false, false], || format!("v{number} runs_on: {runs:?}"))?;
-        // Within the H100's 227 KB a block (v10 209 KB, v11 to v13 225 KB, v18 145 KB, v19 and v20 201 KB).
+        // Within the H100's 227 KB a block (v10 209 KB, v11 to v13 225 KB, v18 145 KB, v19 201 KB).
         ensure(shared_mem_bytes <= 227 * 1024, || format!("v{number}: {shared_mem_bytes} bytes of shared memory"))?;
     }
-    // Versions 13 and 20 read x through a tensor map of it (k columns, m
-    // rows, half a tile of rows a box); its coordinates are 32-bit signed,
-    // and reach a tile past m.
-    for (version, block_m) in [(V13 { split_k: 1 }, v13::BLOCK_M), (V20 { split_k: 1 }, v20::BLOCK_M)] {
-        let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
-        let expected = XTensorMap { rows: 257, columns: 384, box_columns: 64, box_rows: block_m / 2 };
-        ensure(plan.x_tensor_map == Some(expected), || format!("{plan:?}"))?;
-        let limit = i32::MAX as usize - block_m.max(v7::STEP_K);
-        expect_error(
-            int4_linear::plan_version::<f16>(&shape, &buffers(limit + 1, &shape, false), version),
-            Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
-        )?;
-    }
+    // Version 13 reads x through a tensor map of it (k columns, m rows).
+    let plan =
+        int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V13 { split_k: 1 })?.ok_or("no plan")?;
+    let expected = XTensorMap { rows: 257, columns: 384, box_columns: 64, box_rows: v13::BLOCK_M / v13::CLUSTER };
+    ensure(plan.x_tensor_map == Some(expected), || format!("{plan:?}"))?;
+    // Its tensor-map coordinates are 32-bit signed, and reach a tile past m.
+    let limit = i32::MAX as usize - v13::BLOCK_M.max(v13::STEP_K);
+    expect_error(
+        int4_linear::plan_version::<f16>(&shape, &buffers(limit + 1, &shape, false), V13 { split_k: 1 }),
+        Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
+    )?;
     for version in [V12 { split_k: 1 }, V19 { split_k: 1 }] {
         let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
         ensure(plan.x_tensor_map.is_none(), || format!("{plan:?}"))?;
@@ -467,8 +470,8 @@ fn plans_v17_blocks(_: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Every version with its default launch, and versions 7, 10 to 13 and 18
-/// to 20 split [`SPLIT`] ways.
+/// Every version with its default launch, and versions 7, 10 to 13, 18
+/// and 19 split [`SPLIT`] ways.
 fn versions_under_test() -> Vec<Int4LinearVersion> {
     let split = [
         Int4LinearVersion::V7 { split_k: SPLIT },
@@ -478,7 +481,6 @@ fn versions_under_test() -> Vec<Int4LinearVersion> {
         Int4LinearVersion::V13 { split_k: SPLIT },
         Int4LinearVersion::V18 { split_k: SPLIT },
         Int4LinearVersion::V19 { split_k: SPLIT },
-        Int4LinearVersion::V20 { split_k: SPLIT },
     ];
     Int4LinearVersion::ALL.into_iter().chain(split).collect()
 }
@@ -714,7 +716,7 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Versions 7, 10 to 13 and 18 to 20 split along `K` on ragged shapes: `M` inside and
+/// Versions 7, 10 to 13, 18 and 19 split along `K` on ragged shapes: `M` inside and
 /// past their 128-row tiles (and inside and past version 11's 256), `N` not a multiple of 128, `K` of 6 steps (the last
 /// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
 /// an empty slice) and 9 ways (more slices than steps); every group size
@@ -733,7 +735,6 @@ fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
                 Int4LinearVersion::V13 { split_k },
                 Int4LinearVersion::V18 { split_k },
                 Int4LinearVersion::V19 { split_k },
-                Int4LinearVersion::V20 { split_k },
             ]
         })
         .collect();
@@ -902,11 +903,11 @@ fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// The tiled GEMMs (versions 7, 10, 12 and 13 of 128-row tiles, 19 and 20
-/// of 64, bf16) with more tiles than `gridDim.y` holds, so that blocks take
-/// a second tile (and 19 and 20 a fourth): `K` of 3 steps, so that the
-/// rings of versions 12, 13, 19 and 20 (4 and 5 stages, counted across a
-/// block's tiles) wrap inside a block's later tiles. Activation rows repeat a pattern of
+/// The tiled GEMMs (versions 7, 10, 12 and 13 of 128-row tiles, 19 of 64,
+/// bf16) with more tiles than `gridDim.y` holds, so that blocks take a
+/// second tile (and version 19 a fourth): `K` of 3 steps, so that the rings
+/// of versions 12, 13 (4 stages) and 19 (5), counted across a block's
+/// tiles, wrap inside a block's later tiles. Activation rows repeat a pattern of
 /// prime length, as in [`huge_past_2_31_activations`]; 6.4 GB of activations.
 fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     const PATTERN_ROWS: usize = 97;
@@ -925,7 +926,6 @@ fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult 
         Int4LinearVersion::V12 { split_k: 1 },
         Int4LinearVersion::V13 { split_k: 1 },
         Int4LinearVersion::V19 { split_k: 1 },
-        Int4LinearVersion::V20 { split_k: 1 },
     ];
     for version in versions {
         if !version.runs_on(compute_capability) {

@@ -26,17 +26,17 @@ pub const LINEAR_SHAPES: [(usize, usize); 5] =
 pub const QUICK_LINEAR_SHAPES: [(usize, usize); 2] = [(4096, 4096), (11008, 4096)];
 /// Activation rows: decode (1) and a small batch (the targets of issue 3),
 /// the batches of the tensor-core issue's targets (16, 64, 128, 1024 to
-/// 8192) for the tiled GEMMs, and 32 and 48, where the library still runs
-/// version 17. Past M = 16 the outputs are checked on a sample of rows
-/// (gpu.rs, `checked_rows`).
-pub const LINEAR_MS: [usize; 9] = [1, 16, 32, 48, 64, 128, 256, 1024, 8192];
+/// 8192) for the tiled GEMMs, and 32, past the library's crossover from
+/// version 17 to them (`v7::ABOVE_M`). Past M = 16 the outputs are checked
+/// on a sample of rows (gpu.rs, `checked_rows`).
+pub const LINEAR_MS: [usize; 8] = [1, 16, 32, 64, 128, 256, 1024, 8192];
 pub const QUICK_LINEAR_MS: [usize; 3] = [1, 16, 128];
 pub const LINEAR_MODES: [Int4Mode; 2] = [Int4Mode::Symmetric, Int4Mode::Asymmetric];
 pub const QUICK_LINEAR_MODES: [Int4Mode; 1] = [Int4Mode::Symmetric];
 /// Up to this many activation rows the report times every int4 version,
 /// mode and type; past it, on symmetric weights in f16 and bf16, version 17
-/// as far as the library runs it, versions 6 and 7 up to
-/// [`SLOW_VERSIONS_MAX_M`] rows, 18 to 20 up to 128, and 10 to 13 at every M. Everything at every M took longer than a
+/// up to twice its crossover (32 rows), versions 6 and 7 up to
+/// [`SLOW_VERSIONS_MAX_M`] rows, 18 and 19 up to 128, and 10 to 13 at every M. Everything at every M took longer than a
 /// 10-minute device call on the H100.
 pub const EVERY_LINEAR_VARIANT_UP_TO_M: usize = 16;
 /// Versions 6 and 7 stop here: at M = 8192 a call of theirs takes tens of
@@ -49,10 +49,10 @@ pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion
         || (mode == Int4Mode::Symmetric
             && match version {
                 Int4LinearVersion::V6 { .. } | Int4LinearVersion::V7 { .. } => m <= SLOW_VERSIONS_MAX_M,
-                // As far as the library runs it.
-                Int4LinearVersion::V17 { .. } => m <= quant_kernels::abi::int4_linear::v7::ABOVE_M,
-                // Versions 18 to 20's 64-row tile: up to twice that, to compare.
-                Int4LinearVersion::V18 { .. } | Int4LinearVersion::V19 { .. } | Int4LinearVersion::V20 { .. } => {
+                // Past the crossover to the tiled GEMMs too, to show it.
+                Int4LinearVersion::V17 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v7::ABOVE_M,
+                // Versions 18 and 19's 64-row tile: up to twice that, to compare.
+                Int4LinearVersion::V18 { .. } | Int4LinearVersion::V19 { .. } => {
                     m <= 2 * quant_kernels::abi::int4_linear::v18::BLOCK_M
                 }
                 Int4LinearVersion::V10 { .. }

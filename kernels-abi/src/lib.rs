@@ -326,18 +326,21 @@ pub mod int4_linear {
         /// column each: grid `(ceil(n / REDUCE_THREADS), min(m,
         /// MAX_GRID_Y))`, rows past `gridDim.y` looped over.
         pub const REDUCE_THREADS: u32 = 256;
-        /// `Int4LinearVersion::best_for` picks version 7 for more
+        /// `Int4LinearVersion::best_for` picks a tiled GEMM (version 7, or
+        /// its `wgmma` successors on compute capability 9.0) for more
         /// activation rows than this (f16 and bf16), splitting `K` where
-        /// its grid would leave multiprocessors idle.
-        pub const ABOVE_M: usize = 48;
+        /// its grid would leave multiprocessors idle: one 16-row MMA tile,
+        /// past which version 17 reads the weights once more for every 16
+        /// rows.
+        pub const ABOVE_M: usize = 16;
         /// The fewest steps a slice of a chosen split-K keeps: the ring
         /// has `STAGES - 1` steps in flight, and a shorter slice would spend
         /// most of its time filling it.
         pub const MIN_SLICE_STEPS: usize = 4;
     }
 
-    /// The constants of a warpgroup-MMA tile (versions 10 to 13 and 18 to
-    /// 20) from its weight rows per warpgroup, activation rows and stages;
+    /// The constants of a warpgroup-MMA tile (versions 10 to 13, 18 and 19)
+    /// from its weight rows per warpgroup, activation rows and stages;
     /// the main loop's own constants (threads, shared memory) come from
     /// [`block_barrier_loop!`] or [`producer_consumer_loop!`].
     macro_rules! wgmma_tile {
@@ -394,8 +397,8 @@ pub mod int4_linear {
     }
 
     /// The launch constants of the producer-consumer main loop (versions
-    /// 12, 13, 19 and 20: producer warpgroups copy, MMA warpgroups multiply,
-    /// and they meet at mbarriers a stage).
+    /// 12, 13 and 19: producer warpgroups copy, MMA warpgroups multiply, and
+    /// they meet at mbarriers a stage).
     macro_rules! producer_consumer_loop {
         () => {
             /// Threads of the MMA warpgroups (the consumers), which own the tile's rows.
@@ -419,27 +422,6 @@ pub mod int4_linear {
             );
             const _: () = assert!(BLOCK_N == PRODUCER_THREADS);
             const _: () = assert!(SHARED_BYTES <= 227 * 1024);
-        };
-    }
-
-    /// The constants of the cluster multicast (versions 13 and 20): each
-    /// block of a cluster copies `BLOCK_M / CLUSTER` rows of each stage's
-    /// activations into every block of it with the TMA unit. The first
-    /// argument is a tensor map of `x` (`CUtensorMap`, 128 bytes) in place of
-    /// `x`'s address: rows of `k` 2-byte elements, `m` of them, box
-    /// `TMA_BOX_COLUMNS x TMA_BOX_ROWS`, 128-byte swizzle, out-of-bounds
-    /// elements read as zero.
-    macro_rules! cluster_multicast {
-        () => {
-            /// Blocks a cluster (along the grid's `x`, which must be a multiple of it).
-            pub const CLUSTER: usize = 2;
-            /// Columns of a tensor-map copy: one half of a stage's activations
-            /// (128 bytes a row, the swizzle's width).
-            pub const TMA_BOX_COLUMNS: usize = 64;
-            /// Rows of a tensor-map copy: each block of the cluster copies its
-            /// `BLOCK_M / CLUSTER` rows of both halves.
-            pub const TMA_BOX_ROWS: usize = BLOCK_M / CLUSTER;
-            const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
         };
     }
 
@@ -488,12 +470,23 @@ pub mod int4_linear {
     /// which share their activation tiles: each block's producer copies its
     /// share of every stage's activations with the TMA unit and multicasts
     /// it into every block of the cluster, so the activations cross L2 once
-    /// a cluster instead of once a block. Takes a tensor map of `x` (see
-    /// `cluster_multicast!` in this file's source, or [`v13::TMA_BOX_ROWS`]).
+    /// a cluster instead of once a block. The first argument is a tensor map
+    /// of `x` (`CUtensorMap`, 128 bytes) in place of `x`'s address: rows of
+    /// `k` 2-byte elements, `m` of them, box `TMA_BOX_COLUMNS x
+    /// TMA_BOX_ROWS`, 128-byte swizzle, out-of-bounds elements read as
+    /// zero. Every other constant is version 12's.
     pub mod v13 {
         wgmma_tile!(128, 128, 4);
         producer_consumer_loop!();
-        cluster_multicast!();
+        /// Blocks a cluster (along the grid's `x`, which must be a multiple of it).
+        pub const CLUSTER: usize = 2;
+        /// Columns of a tensor-map copy: one half of a stage's activations
+        /// (128 bytes a row, the swizzle's width).
+        pub const TMA_BOX_COLUMNS: usize = 64;
+        /// Rows of a tensor-map copy: each block of the cluster copies its
+        /// `BLOCK_M / CLUSTER` rows of both halves.
+        pub const TMA_BOX_ROWS: usize = BLOCK_M / CLUSTER;
+        const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
     }
 
     /// Version 19, `int4_linear_v19_*` and `int4_linear_v19_split_k_*`
@@ -503,15 +496,6 @@ pub mod int4_linear {
     pub mod v19 {
         wgmma_tile!(128, 64, 5);
         producer_consumer_loop!();
-    }
-
-    /// Version 20, `int4_linear_v20_*` and `int4_linear_v20_split_k_*`
-    /// (sm_90a only): version 19 in clusters that share the activations, as
-    /// version 13 is version 12's; takes a tensor map of `x` as version 13 does.
-    pub mod v20 {
-        wgmma_tile!(128, 64, 5);
-        producer_consumer_loop!();
-        cluster_multicast!();
     }
 
     /// Version 17, `int4_linear_v17_m{8,16}[_w{1,2,4,8,16}]_g{32,64,128}_{f16,bf16}`:

@@ -21,6 +21,8 @@
 //! The producers, the consumers and the ring are `hopper::pipeline`,
 //! which version 13 shares: what differs (how the activations reach a
 //! stage) is a `hopper::Feed`; version 12's copies them with the codes.
+//! The pipeline is generic over the tile (`WgmmaTile`): version 19 runs it
+//! with version 18's 64-row tile.
 //!
 //! Every stage of the ring can be in flight at once (version 10 keeps
 //! `STAGES - 2`), and the producer runs into the next activation tile while
@@ -175,8 +177,8 @@ pub(super) mod hopper {
         }
     }
 
-    /// How the activations reach the stages: what versions 12 and 13 (and
-    /// 19 and 20) do differently.
+    /// How the activations reach the stages: what versions 12 (and 19) and
+    /// 13 do differently.
     pub(in crate::int4_linear) trait Feed<T> {
         /// Arrivals a phase of `empty[s]` besides one from each consumer
         /// thread of the block: those of [`release_peers`](Self::release_peers).

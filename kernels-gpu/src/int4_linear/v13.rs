@@ -63,32 +63,25 @@
 
 use super::GroupParams;
 use super::mma_tile::{TiledGemm, linear_tiled, linear_tiled_split_k};
-#[cfg(target_feature = "sm_90a")]
-use super::v10::WgmmaTile;
 use super::v10::wgmma_tile;
 use crate::float::Bf16;
 use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 
-/// The main loop of versions 13 and 20: version 12's
-/// (`v12::hopper::pipeline`) fed by [`hopper::MulticastActivations`], for
-/// the tile of [`super::v12::ProducerConsumer`] with the same `TILES` and
-/// `ACC`.
-pub(super) struct Multicast<const TILES: usize, const ACC: usize>;
-
-/// Version 13's main loop (launch shape above).
-pub(super) type V13 = Multicast<2, 64>;
+/// Version 13's main loop (launch shape above): version 12's
+/// (`v12::hopper::pipeline`) fed by [`hopper::MulticastActivations`].
+pub(super) struct V13;
 
 wgmma_tile!(V13, v13);
 
-/// Exports a multicast version's entry points: those of the other tiled
-/// GEMMs (`mma_tile::tiled_entry_points!`) for main loop `$kernel`, with a
-/// [`TensorMap`] of `x` as the first argument in place of `x`.
+/// Exports version 13's entry points: those of the other tiled GEMMs
+/// (`mma_tile::tiled_entry_points!`), with a [`TensorMap`] of `x` as the
+/// first argument in place of `x`.
 macro_rules! multicast_entry_points {
-    ($kernel:ty; $($name:ident: $body:ident<$float:ty>($($param:ident: $ty:ty),*);)*) => {
+    ($($name:ident: $body:ident<$float:ty>($($param:ident: $ty:ty),*);)*) => {
         $(
-            #[doc = concat!("`", stringify!($body), "::<", stringify!($float), ", ", stringify!($kernel), ">`.")]
+            #[doc = concat!("`", stringify!($body), "::<", stringify!($float), ", V13>`.")]
             ///
             /// # Safety
             /// As for the generic body, with `x` a tensor map of the activations.
@@ -98,13 +91,12 @@ macro_rules! multicast_entry_points {
                 let _ = x;
                 let x = tensor_map_address!($name, 0);
                 // SAFETY: the caller's contract is the generic body's.
-                unsafe { $body::<$float, $kernel>(x, $($param),*) }
+                unsafe { $body::<$float, V13>(x, $($param),*) }
             }
         )*
     };
-    ($kernel:ty: $f16:ident, $bf16:ident; split_k: $f16_split:ident, $bf16_split:ident) => {
-        $crate::int4_linear::v13::multicast_entry_points! {
-            $kernel;
+    ($f16:ident, $bf16:ident; split_k: $f16_split:ident, $bf16_split:ident) => {
+        multicast_entry_points! {
             $f16: linear_tiled<f16>(
                 qweight: *const u32, scales: *const u16, zeros: *const u8, bias: *const f32, y: *mut f16,
                 m: u32, n: u32, k: u32, group_size: u32
@@ -124,18 +116,14 @@ macro_rules! multicast_entry_points {
         }
     };
 }
-pub(super) use multicast_entry_points;
 
 multicast_entry_points! {
-    V13: int4_linear_v13_f16, int4_linear_v13_bf16;
+    int4_linear_v13_f16, int4_linear_v13_bf16;
     split_k: int4_linear_v13_split_k_f16, int4_linear_v13_split_k_bf16
 }
 
 #[cfg(target_feature = "sm_90a")]
-impl<const TILES: usize, const ACC: usize> TiledGemm for Multicast<TILES, ACC>
-where
-    Self: WgmmaTile,
-{
+impl TiledGemm for V13 {
     type Activations<T: WgmmaHalf> = TensorMapAddress;
 
     #[inline(always)]
@@ -149,7 +137,7 @@ where
     ) {
         // SAFETY: forwarded from the caller.
         unsafe {
-            super::v12::hopper::pipeline::<T, _, Self, TILES, ACC>(
+            super::v12::hopper::pipeline::<T, _, Self, 2, 64>(
                 hopper::MulticastActivations::new(x),
                 qweight,
                 groups,
@@ -163,7 +151,7 @@ where
 
 /// In the `sm_80` PTX the entry points trap (the host never launches them there).
 #[cfg(not(target_feature = "sm_90a"))]
-impl<const TILES: usize, const ACC: usize> TiledGemm for Multicast<TILES, ACC> {
+impl TiledGemm for V13 {
     type Activations<T: WgmmaHalf> = TensorMapAddress;
 
     #[inline(always)]
@@ -188,15 +176,13 @@ mod hopper {
     use crate::int4_linear::v12::hopper::{Feed, Ring};
     use crate::mbarrier;
     use crate::tma::{self, TensorMapAddress};
-    // The same in every multicast version (`cluster_multicast!`).
     use quant_kernels_abi::int4_linear::v13::{CLUSTER, CONSUMER_THREADS, STEP_K, TMA_BOX_COLUMNS};
 
     /// Warps of the two MMA warpgroups (each sends one release across).
     const CONSUMER_WARPS: u32 = CONSUMER_THREADS as u32 / 32;
 
-    /// The feed of versions 13 and 20: each block's producer thread 0
-    /// copies its rank's rows of the activations into every block of the
-    /// cluster.
+    /// Version 13's feed: each block's producer thread 0 copies its rank's
+    /// rows of the activations into every block of the cluster.
     pub(super) struct MulticastActivations {
         map: TensorMapAddress,
         rank: u32,
@@ -231,7 +217,7 @@ mod hopper {
                 return;
             }
             let every_block = (1u16 << CLUSTER) - 1;
-            // The rank's rows: the box's (`TMA_BOX_ROWS` of the version).
+            // The rank's rows (the box's `TMA_BOX_ROWS`).
             let rows = (S::BLOCK_M / CLUSTER) as u32 * self.rank;
             for half in 0..2 {
                 let destination =

@@ -11,6 +11,14 @@
 //! With half the activations a stage (16 KB), five stages fit where
 //! version 12 has four.
 //!
+//! **Measured** (H100, run 24, bf16, cold, `docs/PERF.md`): 94.6 µs at 64 x
+//! 28672 x 8192 against version 18's 113.9 (1.48 µs a step against 1.78),
+//! and 8-17% faster than version 18 unsplit at M = 32 and 64 on every
+//! benchmark shape; split the same way as version 18 on the shapes that
+//! split, 2-6% slower than it, which the library therefore runs there.
+//! Version 13's multicast on this tile ("version 20") was 1.06-1.15x
+//! slower than this version unsplit and was removed.
+//!
 //! Shared memory: version 12's ring of `STAGES` stages, each version 18's
 //! codes and activations (layout in `v18.rs`) followed by the step's group
 //! constants, then the barriers. Launch: grid `(ceil(n / BLOCK_N),
