@@ -311,9 +311,9 @@ impl Int4LinearVersion {
             // Version 11 (256 activation rows a tile) is not faster than
             // version 10 (runs 14 and 15), so it is not chosen. Up to 64 rows
             // the 64-row tile: version 19 (version 12's pipeline) where K
-            // is not split, 8-17% faster than version 18 (version 10's loop)
-            // unsplit at M = 32 and 64 on every shape; version 18 where it
-            // is, 2-6% faster than version 19 split the same way on the four
+            // is not split, 1.08-1.34x faster than version 18 (version 10's
+            // loop) unsplit at M = 32 and 64 on every shape; version 18 where
+            // it is, 1-7% faster than version 19 split the same way on the four
             // benchmark shapes that split (slices of 4 to 56 steps; why is
             // not known yet), run 24. (Version 19's own model never splits
             // where version 18's does not: its step is shorter.)

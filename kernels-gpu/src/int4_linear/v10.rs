@@ -100,8 +100,8 @@ pub(super) struct WarpgroupGemm<const TILES: usize, const ACC: usize>;
 pub(super) type V10 = WarpgroupGemm<2, 64>;
 
 /// A warpgroup GEMM's shape: a version's constants
-/// (`quant_kernels_abi::int4_linear::v10` or `v11`).
-#[cfg(target_feature = "sm_90a")]
+/// (`quant_kernels_abi::int4_linear::v10`, `v11`, ...).
+#[cfg_attr(not(target_feature = "sm_90a"), expect(dead_code, reason = "read by the sm_90a main loops only"))]
 pub(super) trait WgmmaTile {
     const BLOCK_N: usize;
     const BLOCK_M: usize;
@@ -116,7 +116,6 @@ pub(super) trait WgmmaTile {
 /// Implements [`WgmmaTile`] for `$gemm` with the constants of ABI module `$abi`.
 macro_rules! wgmma_tile {
     ($gemm:ty, $abi:ident) => {
-        #[cfg(target_feature = "sm_90a")]
         impl $crate::int4_linear::v10::WgmmaTile for $gemm {
             const BLOCK_N: usize = quant_kernels_abi::int4_linear::$abi::BLOCK_N;
             const BLOCK_M: usize = quant_kernels_abi::int4_linear::$abi::BLOCK_M;
@@ -133,7 +132,6 @@ pub(super) use wgmma_tile;
 
 wgmma_tile!(V10, v10);
 
-#[cfg(target_feature = "sm_90a")]
 impl<const TILES: usize, const ACC: usize> TiledGemm for WarpgroupGemm<TILES, ACC>
 where
     Self: WgmmaTile,
@@ -149,28 +147,24 @@ where
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
     ) {
+        #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
-        unsafe { hopper::sum_tiles::<T, Self, TILES, ACC>(x, qweight, groups, dims, steps, store) };
+        unsafe {
+            hopper::sum_tiles::<T, Self, TILES, ACC>(x, qweight, groups, dims, steps, store)
+        };
+        #[cfg(not(target_feature = "sm_90a"))]
+        sm90a_only((x, qweight, groups, dims, steps, store));
     }
 }
 
-/// In the `sm_80` PTX the entry points trap (the host never launches them there).
+/// The body of the `sm_90a`-only versions in the `sm_80` PTX: traps,
+/// aborting the launch (the host never launches them there), and takes
+/// the arguments it leaves unused.
 #[cfg(not(target_feature = "sm_90a"))]
-impl<const TILES: usize, const ACC: usize> TiledGemm for WarpgroupGemm<TILES, ACC> {
-    type Activations<T: WgmmaHalf> = *const T;
-
-    #[inline(always)]
-    unsafe fn sum_tiles<T: WgmmaHalf>(
-        _: *const T,
-        _: *const u32,
-        _: GroupParams,
-        _: (usize, usize, usize),
-        _: Range<usize>,
-        _: impl Fn(usize, usize, f32),
-    ) {
-        // SAFETY: aborts the launch; no preconditions.
-        unsafe { core::arch::nvptx::trap() }
-    }
+#[inline(always)]
+pub(super) fn sm90a_only<A>(_: A) {
+    // SAFETY: aborts the launch; no preconditions.
+    unsafe { core::arch::nvptx::trap() }
 }
 
 #[cfg(target_feature = "sm_90a")]

@@ -59,9 +59,7 @@
 
 use super::GroupParams;
 use super::mma_tile::{TiledGemm, linear_tiled, linear_tiled_split_k, tiled_entry_points};
-#[cfg(target_feature = "sm_90a")]
-use super::v10::WgmmaTile;
-use super::v10::wgmma_tile;
+use super::v10::{WgmmaTile, wgmma_tile};
 use crate::float::Bf16;
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
@@ -83,7 +81,6 @@ tiled_entry_points! {
     split_k: int4_linear_v12_split_k_f16, int4_linear_v12_split_k_bf16
 }
 
-#[cfg(target_feature = "sm_90a")]
 impl<const TILES: usize, const ACC: usize> TiledGemm for ProducerConsumer<TILES, ACC>
 where
     Self: WgmmaTile,
@@ -99,6 +96,7 @@ where
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
     ) {
+        #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
             hopper::pipeline::<T, _, Self, TILES, ACC>(
@@ -110,25 +108,8 @@ where
                 store,
             )
         };
-    }
-}
-
-/// In the `sm_80` PTX the entry points trap (the host never launches them there).
-#[cfg(not(target_feature = "sm_90a"))]
-impl<const TILES: usize, const ACC: usize> TiledGemm for ProducerConsumer<TILES, ACC> {
-    type Activations<T: WgmmaHalf> = *const T;
-
-    #[inline(always)]
-    unsafe fn sum_tiles<T: WgmmaHalf>(
-        _: *const T,
-        _: *const u32,
-        _: GroupParams,
-        _: (usize, usize, usize),
-        _: Range<usize>,
-        _: impl Fn(usize, usize, f32),
-    ) {
-        // SAFETY: aborts the launch; no preconditions.
-        unsafe { core::arch::nvptx::trap() }
+        #[cfg(not(target_feature = "sm_90a"))]
+        super::v10::sm90a_only((x, qweight, groups, dims, steps, store));
     }
 }
 

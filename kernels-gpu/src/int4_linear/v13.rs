@@ -122,7 +122,6 @@ multicast_entry_points! {
     split_k: int4_linear_v13_split_k_f16, int4_linear_v13_split_k_bf16
 }
 
-#[cfg(target_feature = "sm_90a")]
 impl TiledGemm for V13 {
     type Activations<T: WgmmaHalf> = TensorMapAddress;
 
@@ -135,36 +134,14 @@ impl TiledGemm for V13 {
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
     ) {
+        #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            super::v12::hopper::pipeline::<T, _, Self, 2, 64>(
-                hopper::MulticastActivations::new(x),
-                qweight,
-                groups,
-                dims,
-                steps,
-                store,
-            )
+            let feed = hopper::MulticastActivations::new(x);
+            super::v12::hopper::pipeline::<T, _, Self, 2, 64>(feed, qweight, groups, dims, steps, store)
         };
-    }
-}
-
-/// In the `sm_80` PTX the entry points trap (the host never launches them there).
-#[cfg(not(target_feature = "sm_90a"))]
-impl TiledGemm for V13 {
-    type Activations<T: WgmmaHalf> = TensorMapAddress;
-
-    #[inline(always)]
-    unsafe fn sum_tiles<T: WgmmaHalf>(
-        _: TensorMapAddress,
-        _: *const u32,
-        _: GroupParams,
-        _: (usize, usize, usize),
-        _: Range<usize>,
-        _: impl Fn(usize, usize, f32),
-    ) {
-        // SAFETY: aborts the launch; no preconditions.
-        unsafe { core::arch::nvptx::trap() }
+        #[cfg(not(target_feature = "sm_90a"))]
+        super::v10::sm90a_only((x, qweight, groups, dims, steps, store));
     }
 }
 

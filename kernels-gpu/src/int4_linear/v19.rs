@@ -13,10 +13,10 @@
 //!
 //! **Measured** (H100, run 24, bf16, cold, `docs/PERF.md`): 94.6 µs at 64 x
 //! 28672 x 8192 against version 18's 113.9 (1.48 µs a step against 1.78),
-//! and 8-17% faster than version 18 unsplit at M = 32 and 64 on every
+//! and 1.08-1.34x faster than version 18 unsplit at M = 32 and 64 on every
 //! benchmark shape; split the same way as version 18 on the shapes that
-//! split, 2-6% slower than it, which the library therefore runs there.
-//! Version 13's multicast on this tile ("version 20") was 1.06-1.15x
+//! split, 1-7% slower than it, which the library therefore runs there.
+//! Version 13's multicast on this tile ("version 20") was 1.09-1.14x
 //! slower than this version unsplit and was removed.
 //!
 //! Shared memory: version 12's ring of `STAGES` stages, each version 18's
