@@ -149,6 +149,18 @@ impl PtxBuilder {
         self
     }
 
+    /// Declares that a multiprocessor must hold at least `blocks` blocks of
+    /// the kernels whose names start with `prefix` (PTX `.minnctapersm`,
+    /// the second argument of CUDA C++'s `__launch_bounds__`). With
+    /// [`max_threads`](Self::max_threads) it fixes the registers a thread
+    /// has at entry, which ptxas needs to honour `setmaxnreg`: without it
+    /// ptxas may ignore the reallocation (C7508, "unable to determine
+    /// register count at entry").
+    pub fn min_blocks(mut self, prefix: &'static str, blocks: u32) -> Self {
+        self.directives.push((prefix, format!(".minnctapersm {blocks}"), 0));
+        self
+    }
+
     /// Caps the registers a thread of the kernels whose names start with
     /// `prefix` may use at `registers` (PTX `.maxnreg`), whatever block they
     /// are launched with, so that a multiprocessor holds `65536 /
