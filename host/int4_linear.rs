@@ -310,18 +310,11 @@ impl Int4LinearVersion {
             // larger shapes, 0.94-1.07x of it on the smallest (run 17).
             // Version 11 (256 activation rows a tile) is not faster than
             // version 10 (runs 14 and 15), so it is not chosen. Up to 64 rows
-            // the 64-row tile: version 19 (version 12's pipeline) where K
-            // is not split, 1.08-1.34x faster than version 18 (version 10's
-            // loop) unsplit at M = 32 and 64 on every shape; version 18 where
-            // it is, 1-7% faster than version 19 split the same way on the four
-            // benchmark shapes that split (slices of 4 to 56 steps; why is
-            // not known yet), run 24. (Version 19's own model never splits
-            // where version 18's does not: its step is shorter.)
-            _ if m <= v18::BLOCK_M && Self::V18 { split_k: 1 }.runs_on(device.compute_capability) => {
-                match tiled_split_k(Self::V18 { split_k: 1 }, m, n, k, device) {
-                    1 => Self::V19 { split_k: 1 },
-                    split_k => Self::V18 { split_k },
-                }
+            // version 19 (version 12's pipeline on 64-row tiles): at M = 32
+            // and 64 1.10-1.39x faster than version 18 (version 10's loop on
+            // them) on every benchmark shape, split or not (run 24, call F).
+            _ if m <= v19::BLOCK_M && Self::V19 { split_k: 1 }.runs_on(device.compute_capability) => {
+                Self::V19 { split_k: 1 }
             }
             _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => Self::V13 { split_k: 1 },
             _ => Self::V7 { split_k: 1 },
@@ -609,8 +602,8 @@ pub struct Int4LinearBuffers {
 /// same tile as version 10), 2.0 µs for version 13 (run 17: 63.7 µs;
 /// its grid, in clusters of two blocks, may hold one block more than the
 /// tiles, which the model leaves out), 1.65 µs for version 18 (run 23:
-/// 107.5 µs for 64 steps at 1 x 28672 x 8192, one wave) and 1.48 µs for
-/// version 19 (run 24: 94.6 µs at 64 x 28672 x 8192); `REDUCE`
+/// 107.5 µs for 64 steps at 1 x 28672 x 8192, one wave) and 1.31 µs for
+/// version 19 (run 24, call F: 84.1 µs at 64 x 28672 x 8192); `REDUCE`
 /// (3 µs, the second launch) and
 /// `SLICE` (a tile's partial written and read back at ~3 TB/s: 44 ns for
 /// version 7's 64 KB) are predictions (docs/PERF.md, "v7 split-K"). On the H100, version 7's
@@ -622,7 +615,7 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
         Int4LinearVersion::V10 { .. } => (v10::BLOCK_M, 2400),
         Int4LinearVersion::V11 { .. } => (v11::BLOCK_M, 2450),
         Int4LinearVersion::V18 { .. } => (v18::BLOCK_M, 1650),
-        Int4LinearVersion::V19 { .. } => (v19::BLOCK_M, 1480),
+        Int4LinearVersion::V19 { .. } => (v19::BLOCK_M, 1310),
         Int4LinearVersion::V12 { .. } => (v12::BLOCK_M, 2050),
         Int4LinearVersion::V13 { .. } => (v13::BLOCK_M, 2000),
         _ => return 1,

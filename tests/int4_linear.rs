@@ -105,15 +105,14 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     let chosen = Int4LinearVersion::best_for::<f32>(1, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
     // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
-    // splits of K: plans_split_k): on the H100 up to its 64-row tile version
-    // 19 unsplit or version 18 split, and 13 past it; 7 elsewhere.
+    // splits of K: plans_split_k): on the H100 version 19 up to its 64-row
+    // tile and 13 past it, 7 elsewhere.
     let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
     for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (64, 4096), (128, 4096), (129, 11008), (8192, 4096)] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
         let wgmma = match chosen {
-            Int4LinearVersion::V18 { split_k } => m <= v18::BLOCK_M && split_k > 1,
-            Int4LinearVersion::V19 { split_k } => m <= v19::BLOCK_M && split_k == 1,
-            Int4LinearVersion::V13 { .. } => m > v18::BLOCK_M,
+            Int4LinearVersion::V19 { .. } => m <= v19::BLOCK_M,
+            Int4LinearVersion::V13 { .. } => m > v19::BLOCK_M,
             _ => false,
         };
         ensure(wgmma, || format!("m = {m}, n = {n}: {chosen:?}"))?;
@@ -207,14 +206,14 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 fn plans_split_k(rng: &mut Rng) -> TestResult {
     use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19};
     // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15, 17,
-    // 23 and 24): on the H100 up to 64 rows version 18 where it splits and
-    // 19 where it does not, 13 past them; version 7 on a device of as many
+    // 23 and 24): on the H100 version 19 up to 64 rows and 13 past them;
+    // version 7 on a device of as many
     // multiprocessors that has no sm_90a (its tiles are half as tall).
     let no_sm90a = DeviceInfo { compute_capability: (10, 0), multiprocessors: 132 };
     for (m, n, k, v7_split, h100) in [
         (128, 4096, 4096, 4, V13 { split_k: 8 }),
-        (64, 4096, 4096, 4, V18 { split_k: 8 }),
-        (64, 8192, 28672, 2, V18 { split_k: 4 }),
+        (64, 4096, 4096, 4, V19 { split_k: 8 }),
+        (64, 8192, 28672, 2, V19 { split_k: 4 }),
         (128, 4096, 11008, 4, V13 { split_k: 8 }),
         (128, 8192, 28672, 2, V13 { split_k: 4 }),
         (256, 4096, 4096, 2, V13 { split_k: 4 }),
@@ -222,7 +221,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         (128, 28672, 8192, 1, V13 { split_k: 1 }),
         (64, 28672, 8192, 1, V19 { split_k: 1 }),
         (32, 28672, 8192, 1, V19 { split_k: 1 }),
-        (17, 11008, 4096, 1, V18 { split_k: 3 }),
+        (17, 11008, 4096, 1, V19 { split_k: 3 }),
         (65, 28672, 8192, 1, V13 { split_k: 1 }),
         (1024, 4096, 4096, 1, V13 { split_k: 1 }),
         (1024, 8192, 28672, 1, V13 { split_k: 1 }),
@@ -241,17 +240,12 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     let chosen = Int4LinearVersion::best_for::<bf16>(128, 128, short, &H100);
     ensure(chosen == V13 { split_k: 1 }, || format!("K = {short}: {chosen:?}"))?;
     // Any shape and device: no slice empty or shorter than MIN_SLICE_STEPS,
-    // no more slices than multiprocessors; from 17 to 64 rows version 19
-    // unsplit or version 18 split.
+    // no more slices than multiprocessors.
     for _ in 0..5000 {
         let (m, n, k) = (1 + rng.below(2000), 1 + rng.below(30_000), 32 * rng.below(1200));
         let multiprocessors = 1 + rng.below(200) as u32;
         let device = DeviceInfo { compute_capability: (9, 0), multiprocessors };
-        let small = 17 + rng.below(48);
-        let chosen = Int4LinearVersion::best_for::<f16>(small, n, k, &device);
-        ensure(matches!(chosen, V19 { split_k: 1 }) || matches!(chosen, V18 { split_k: 2.. }), || {
-            format!("{small}x{n}x{k} on {multiprocessors} multiprocessors: {chosen:?}")
-        })?;
+
         let tiled = [
             V7 { split_k: 1 },
             V10 { split_k: 1 },

@@ -11,13 +11,16 @@
 //! With half the activations a stage (16 KB), five stages fit where
 //! version 12 has four.
 //!
-//! **Measured** (H100, run 24, bf16, cold, `docs/PERF.md`): 94.6 µs at 64 x
-//! 28672 x 8192 against version 18's 113.9 (1.48 µs a step against 1.78),
-//! and 1.08-1.34x faster than version 18 unsplit at M = 32 and 64 on every
-//! benchmark shape; split the same way as version 18 on the shapes that
-//! split, 1-7% slower than it, which the library therefore runs there.
-//! Version 13's multicast on this tile ("version 20") was 1.09-1.14x
-//! slower than this version unsplit and was removed.
+//! **Measured** (H100, run 24, call F, bf16, cold, `docs/PERF.md`): 84.1
+//! µs at 64 x 28672 x 8192 against version 18's 116.3 (1.31 µs a step
+//! against 1.82), and 1.10-1.39x faster than version 18 at M = 32 and 64
+//! on every benchmark shape, split or not: the library's choice up to 64
+//! rows. That needs its register split: without `.minnctapersm 1`
+//! (`build.rs`) ptxas ignored its `setmaxnreg` (C7508), kept the consumers
+//! at 128 registers and spilled, and it was only 1.08-1.34x faster unsplit
+//! and 1-7% slower split (calls A to E). Version 13's multicast on this
+//! tile ("version 20") was 1.09-1.14x slower than that build and was
+//! removed.
 //!
 //! Shared memory: version 12's ring of `STAGES` stages, each version 18's
 //! codes and activations (layout in `v18.rs`) followed by the step's group
