@@ -298,8 +298,8 @@ impl Int4LinearVersion {
             // Past it the tiled GEMM, which reads each weight once per tile
             // of activation rows, with K split where its grid is small. Past
             // 16 rows version 17 reads the weights again for every 16: at M =
-            // 32 it took 1.2-1.5x the time of versions 18 and 19 on every
-            // benchmark shape (run 24).
+            // 32 it took 1.3-1.7x the time of version 19 on every benchmark
+            // shape (run 24, call F).
             // On compute capability 9.0 the tiling runs on warpgroup MMAs:
             // version 10 was 1.3-1.45x faster than version 7 at M = 1024
             // and 1.1-1.45x at M = 128 (docs/PERF.md, run 13), version 12
