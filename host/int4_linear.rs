@@ -260,7 +260,9 @@ pub enum Int4LinearVersion {
     V18 { split_k: u32 },
     /// Version 12's producer and MMA warpgroups with version 18's tile
     /// (256 weight rows x 64 activation rows) and 5 stages. Compute
-    /// capability 9.0 only; split as version 7.
+    /// capability 9.0 only; split as version 7. The one
+    /// [`best_for`](Self::best_for) chooses there from 17 to 64 rows:
+    /// 1.10-1.39x faster than version 18 (docs/PERF.md, run 24).
     V19 { split_k: u32 },
 }
 
