@@ -9,15 +9,16 @@ fn main() {
     let build = ptx_builder::PtxBuilder::new(kernels)
         .target("sm_80")
         .target("sm_90a")
-        // Versions 12, 13 and 19 split their registers between
-        // warpgroups (setmaxnreg), from the count ptxas gives a block of
-        // exactly this size. Version 19 also declares one block a
-        // multiprocessor: without it ptxas ignored its split (C7508) and
-        // spilled. (Versions 12 and 13 compile without it; with it ptxas
-        // spills more of version 12, unmeasured.)
+        // Versions 12, 13 and 19 (the producer-consumer loop) split their
+        // registers between warpgroups (setmaxnreg), from the count ptxas
+        // gives one block a multiprocessor of exactly this size: without
+        // the block count ptxas may ignore the split (C7508; it did for
+        // version 19, run 24).
         .max_threads("int4_linear_v12_", v12::BLOCK_THREADS)
         .max_threads("int4_linear_v13_", v13::BLOCK_THREADS)
         .max_threads("int4_linear_v19_", v19::BLOCK_THREADS)
+        .min_blocks("int4_linear_v12_", 1)
+        .min_blocks("int4_linear_v13_", 1)
         .min_blocks("int4_linear_v19_", 1)
         // Version 13 runs in clusters along the grid's x and reads its
         // first argument, a tensor map, where it lies.

@@ -51,10 +51,9 @@ pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion
                 Int4LinearVersion::V6 { .. } | Int4LinearVersion::V7 { .. } => m <= SLOW_VERSIONS_MAX_M,
                 // Past the crossover to the tiled GEMMs too, to show it.
                 Int4LinearVersion::V17 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v7::ABOVE_M,
-                // Versions 18 and 19's 64-row tile: up to twice that, to compare.
-                Int4LinearVersion::V18 { .. } | Int4LinearVersion::V19 { .. } => {
-                    m <= 2 * quant_kernels::abi::int4_linear::v18::BLOCK_M
-                }
+                // Versions 18 and 19's 64-row tiles: up to two, to compare.
+                Int4LinearVersion::V18 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v18::BLOCK_M,
+                Int4LinearVersion::V19 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v19::BLOCK_M,
                 Int4LinearVersion::V10 { .. }
                 | Int4LinearVersion::V11 { .. }
                 | Int4LinearVersion::V12 { .. }

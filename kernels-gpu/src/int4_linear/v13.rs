@@ -153,7 +153,10 @@ mod hopper {
     use crate::int4_linear::v12::hopper::{Feed, Ring};
     use crate::mbarrier;
     use crate::tma::{self, TensorMapAddress};
-    use quant_kernels_abi::int4_linear::v13::{CLUSTER, CONSUMER_THREADS, STEP_K, TMA_BOX_COLUMNS};
+    use quant_kernels_abi::int4_linear::v13::{
+        ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, BLOCK_M, CLUSTER, CODE_BYTES_PER_STAGE, CONSUMER_THREADS,
+        STEP_K, TMA_BOX_COLUMNS, TMA_BOX_ROWS,
+    };
 
     /// Warps of the two MMA warpgroups (each sends one release across).
     const CONSUMER_WARPS: u32 = CONSUMER_THREADS as u32 / 32;
@@ -190,15 +193,16 @@ mod hopper {
 
         #[inline(always)]
         unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_m: usize, thread: usize) {
+            // Version 13's ring: the box the host encodes is its.
+            const { assert!(S::BLOCK_M == BLOCK_M) };
             if thread != 0 {
                 return;
             }
             let every_block = (1u16 << CLUSTER) - 1;
-            // The rank's rows (the box's `TMA_BOX_ROWS`).
-            let rows = (S::BLOCK_M / CLUSTER) as u32 * self.rank;
+            let rows = TMA_BOX_ROWS as u32 * self.rank;
             for half in 0..2 {
                 let destination =
-                    ring.stage(fill) + (S::CODE_BYTES_PER_STAGE + S::ACTIVATION_HALF_BYTES * half) as u32 + 128 * rows;
+                    ring.stage(fill) + (CODE_BYTES_PER_STAGE + ACTIVATION_HALF_BYTES * half) as u32 + 128 * rows;
                 let column = STEP_K * i + TMA_BOX_COLUMNS * half;
                 // SAFETY: the stage is free in every block (the caller's
                 // wait on `empty`, which the other blocks' consumers arrive
@@ -222,7 +226,7 @@ mod hopper {
             // SAFETY: forwarded from the caller.
             unsafe {
                 if thread == 0 {
-                    mbarrier::arrive_expect_bytes(full, 2 * S::ACTIVATION_HALF_BYTES as u32);
+                    mbarrier::arrive_expect_bytes(full, ACTIVATION_BYTES_PER_STAGE as u32);
                 } else {
                     mbarrier::arrive(full);
                 }
