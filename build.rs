@@ -1,7 +1,7 @@
 //! Compiles `kernels-gpu` to PTX for every target the library embeds; see
 //! `ptx-builder` for how, and host/ptx.rs for how a target is picked at run time.
 
-use quant_kernels_abi::int4_linear::{v12, v13, v19, v21};
+use quant_kernels_abi::int4_linear::{v12, v13, v19};
 
 fn main() {
     let out_dir = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
@@ -20,21 +20,10 @@ fn main() {
         .max_threads("int4_linear_v13_", v13::BLOCK_THREADS)
         .max_threads("int4_linear_v19_", v19::BLOCK_THREADS)
         .min_blocks("int4_linear_v19_", 1)
-        .max_threads("int4_linear_v21_", v21::BLOCK_THREADS)
-        .min_blocks("int4_linear_v21_", 1)
         // Version 13 runs in clusters along the grid's x and reads its
         // first argument, a tensor map, where it lies.
         .cluster_dims("int4_linear_v13_", [v13::CLUSTER as u32, 1, 1])
         .tensor_map_param("int4_linear_v13_", 0)
-        // Version 21's `_k{s}_` entry points run in clusters of the `s`
-        // blocks that split K (the grid's z).
-        .cluster_dims("int4_linear_v21_k2_", [1, 1, 2])
-        .cluster_dims("int4_linear_v21_k3_", [1, 1, 3])
-        .cluster_dims("int4_linear_v21_k4_", [1, 1, 4])
-        .cluster_dims("int4_linear_v21_k5_", [1, 1, 5])
-        .cluster_dims("int4_linear_v21_k6_", [1, 1, 6])
-        .cluster_dims("int4_linear_v21_k7_", [1, 1, 7])
-        .cluster_dims("int4_linear_v21_k8_", [1, 1, 8])
         // Version 17's blocks for up to 8 activation rows hold 16 warps,
         // which fit a multiprocessor's registers at 128 a thread.
         .max_registers("int4_linear_v17_m8_", quant_kernels_abi::int4_linear::v17::M8_REGISTERS)

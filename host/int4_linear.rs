@@ -25,10 +25,10 @@
 use crate::Error;
 use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
-use crate::launch::{DeviceInfo, Launch, LaunchConfig, MAX_CLUSTER, checked_product, expect_len};
+use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
 use quant_kernels_abi::int4_linear::{
-    MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17, v18, v19, v21,
+    MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17, v18, v19,
 };
 
 /// Version 1's decode entry point (one activation row per block).
@@ -157,23 +157,6 @@ pub const V19_KERNELS: PerFloat<Option<&str>> =
 pub const V19_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v19_split_k_f16"), bf16: Some("int4_linear_v19_split_k_bf16") };
 
-/// Names version 21's entry points for a cluster of `s` blocks: `v21_kernels!("2")`.
-macro_rules! v21_kernels {
-    ($($splits:literal)*) => {
-        [$(PerFloat {
-            f32: None,
-            f16: Some(concat!("int4_linear_v21_k", $splits, "_f16")),
-            bf16: Some(concat!("int4_linear_v21_k", $splits, "_bf16")),
-        }),*]
-    };
-}
-
-/// Version 21's entry points (version 19 with `K` split across a cluster;
-/// sm_90a only), by split: entry `s - 2` for `s` blocks a cluster, 2 to
-/// `v21::MAX_SPLITS`. A split of 1 runs [`V19_KERNELS`].
-pub const V21_KERNELS: [PerFloat<Option<&str>>; v21::MAX_SPLITS as usize - 1] =
-    v21_kernels!("2" "3" "4" "5" "6" "7" "8");
-
 /// Version 12's entry points (version 10 with a producer warpgroup; sm_90a only).
 pub const V12_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v12_f16"), bf16: Some("int4_linear_v12_bf16") };
@@ -278,21 +261,14 @@ pub enum Int4LinearVersion {
     /// Version 12's producer and MMA warpgroups with version 18's tile
     /// (256 weight rows x 64 activation rows) and 5 stages. Compute
     /// capability 9.0 only; split as version 7. The one
-    /// [`best_for`](Self::best_for) chose there from 17 to 64 rows (1.10-1.39x
-    /// faster than version 18, docs/PERF.md, run 24), and still does where
-    /// the device's clusters are unknown.
+    /// [`best_for`](Self::best_for) chooses there from 17 to 64 rows:
+    /// 1.10-1.39x faster than version 18 (docs/PERF.md, run 24). (Versions
+    /// 20 and 21 were measured and removed: docs/PERF.md, runs 24 and 25.)
     V19 { split_k: u32 },
-    /// Version 19 with `K` split across the blocks of a thread-block
-    /// cluster (at most `v21::MAX_SPLITS`), which add their slices in each
-    /// other's shared memory and write `y` themselves: one launch, no
-    /// workspace, the same result as version 19 split through one. A split
-    /// of 1 is version 19. Compute capability 9.0 only, at most
-    /// `v21::BLOCK_M * MAX_GRID_Y` activation rows.
-    V21 { split_k: u32 },
 }
 
-/// What the host needs of a tiled GEMM's block (versions 7, 10 to 13, 18,
-/// 19 and 21), from its ABI module, and its measured step.
+/// What the host needs of a tiled GEMM's block (versions 7, 10 to 13, 18
+/// and 19), from its ABI module, and its measured step.
 #[derive(Debug, Clone, Copy)]
 struct TiledBlock {
     /// Weight rows and activation rows a block.
@@ -325,7 +301,7 @@ macro_rules! tiled_block {
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 15] = [
+    pub const ALL: [Self; 14] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -340,7 +316,6 @@ impl Int4LinearVersion {
         Self::V17 { row_groups: 2, warps: 8 },
         Self::V18 { split_k: 1 },
         Self::V19 { split_k: 1 },
-        Self::V21 { split_k: 1 },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -373,11 +348,8 @@ impl Int4LinearVersion {
             // version 19 (version 12's pipeline on 64-row tiles): at M = 32
             // and 64 1.10-1.39x faster than version 18 (version 10's loop on
             // them) on every benchmark shape, split or not (run 24, call F).
-            // Where the device's clusters are known, version 21: version 19
-            // with K split across a cluster instead of through a workspace
-            // (docs/PERF.md, run 25: measured slower than version 19's workspace split).
             _ if m <= v19::BLOCK_M && Self::V19 { split_k: 1 }.runs_on(device.compute_capability) => {
-                if device.cluster_slots[1] > 0 { Self::V21 { split_k: 1 } } else { Self::V19 { split_k: 1 } }
+                Self::V19 { split_k: 1 }
             }
             _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => Self::V13 { split_k: 1 },
             _ => Self::V7 { split_k: 1 },
@@ -423,7 +395,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// The block of a tiled GEMM (versions 7, 10 to 13, 18, 19 and 21).
+    /// The block of a tiled GEMM (versions 7, 10 to 13, 18 and 19).
     fn tiled_block(self) -> Option<TiledBlock> {
         // The steps: 2.0 µs for version 7 (run 8: 65.5 µs for 32 steps),
         // 2.4 µs for version 10 (run 14: 76.2 µs for 32 steps at
@@ -434,7 +406,7 @@ impl Int4LinearVersion {
         // block more than the tiles, which the model leaves out), 1.65 µs for
         // version 18 (run 23: 107.5 µs for 64 steps at 1 x 28672 x 8192, one
         // wave) and 1.31 µs for version 19 (run 24, call F: 84.1 µs at 64 x
-        // 28672 x 8192), whose block version 21 runs.
+        // 28672 x 8192).
         Some(match self {
             Self::V7 { .. } => tiled_block!(v7, None, 2000),
             Self::V10 { .. } => tiled_block!(v10, 2400),
@@ -443,7 +415,6 @@ impl Int4LinearVersion {
             Self::V13 { .. } => tiled_block!(v13, 2000),
             Self::V18 { .. } => tiled_block!(v18, 1650),
             Self::V19 { .. } => tiled_block!(v19, 1310),
-            Self::V21 { .. } => tiled_block!(v21, 1310),
             _ => return None,
         })
     }
@@ -473,7 +444,7 @@ impl Int4LinearVersion {
     }
 
     /// The slices `K` is split into, for the tiled GEMMs (versions 7, 10 to
-    /// 13, 18, 19 and 21; the others have no split).
+    /// 13, 18 and 19; the others have no split).
     pub fn split_k(self) -> Option<u32> {
         match self {
             Self::V7 { split_k }
@@ -481,7 +452,6 @@ impl Int4LinearVersion {
             | Self::V11 { split_k }
             | Self::V18 { split_k }
             | Self::V19 { split_k }
-            | Self::V21 { split_k }
             | Self::V12 { split_k }
             | Self::V13 { split_k } => Some(split_k),
             _ => None,
@@ -510,14 +480,13 @@ impl Int4LinearVersion {
             Self::V11 { .. } => Self::V11 { split_k },
             Self::V18 { .. } => Self::V18 { split_k },
             Self::V19 { .. } => Self::V19 { split_k },
-            Self::V21 { .. } => Self::V21 { split_k },
             Self::V12 { .. } => Self::V12 { split_k },
             Self::V13 { .. } => Self::V13 { split_k },
             unsplit => unsplit,
         }
     }
 
-    /// 1 to 7, 10 to 13, 17 to 19 and 21.
+    /// 1 to 7, 10 to 13 and 17 to 19.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -534,12 +503,11 @@ impl Int4LinearVersion {
             Self::V17 { .. } => 17,
             Self::V18 { .. } => 18,
             Self::V19 { .. } => 19,
-            Self::V21 { .. } => 21,
         }
     }
 
     /// Whether this version runs on a device of `compute_capability`:
-    /// versions 10 to 13, 18, 19 and 21 are only in the `sm_90a` PTX, which
+    /// versions 10 to 13, 18 and 19 are only in the `sm_90a` PTX, which
     /// only compute capability 9.0 runs (elsewhere their entry points trap).
     pub fn runs_on(self, compute_capability: (u32, u32)) -> bool {
         self.tiled_block().and_then(|block| block.only_on).is_none_or(|only| only == compute_capability)
@@ -576,8 +544,6 @@ impl Int4LinearVersion {
             Self::V18 { .. } => V18_KERNELS,
             Self::V19 { split_k } if split_k > 1 => V19_SPLIT_K_KERNELS,
             Self::V19 { .. } => V19_KERNELS,
-            Self::V21 { split_k } if split_k > 1 => *V21_KERNELS.get(split_k as usize - 2)?,
-            Self::V21 { .. } => V19_KERNELS,
             Self::V12 { split_k } if split_k > 1 => V12_SPLIT_K_KERNELS,
             Self::V12 { .. } => V12_KERNELS,
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
@@ -651,9 +617,9 @@ pub struct Int4LinearBuffers {
     pub y_len: usize,
 }
 
-/// The split of `K` that a tiled GEMM (version 7, 10 to 13, 18, 19 or 21; 1
-/// for the others) is predicted fastest with for `m` activation rows and `n
-/// x k` weights on `device`, 1 for none.
+/// The split of `K` that a tiled GEMM (version 7, 10 to 13, 18 or 19; 1 for
+/// the others) is predicted fastest with for `m` activation rows and `n x
+/// k` weights on `device`, 1 for none.
 ///
 /// A block holds a multiprocessor alone (version 7: 120 KB of shared memory,
 /// ~230 registers a thread; the others: 145 to 225 KB), so `s` slices of
@@ -666,50 +632,29 @@ pub struct Int4LinearBuffers {
 /// over the splits whose slices all hold steps and, past `s = 1`, at least
 /// `v7::MIN_SLICE_STEPS` of them (ties to the smaller split), and keeps it
 /// only if it is predicted at least 10% faster than no split: the model is
-/// not finer than that. `STEP` is a block's step on the H100 (the measured
-/// figures are in `Int4LinearVersion::tiled_block`); `REDUCE` (3 µs, the
-/// second launch) and `SLICE` (a tile's partial written and read back at ~3
-/// TB/s: 44 ns for version 7's 64 KB) are predictions (docs/PERF.md, "v7
-/// split-K"). On the H100, version 7's 32 tiles (N = 4096, M <= 128) split 4
-/// ways, 64 tiles (N = 8192) 2 ways, and grids of a wave or more rarely split.
-///
-/// Version 21's `s` slices of a tile are one cluster, so `waves = ceil(tiles
-/// / device.cluster_slots[s - 1])` (splits without a slot are not taken, `s`
-/// is at most `v21::MAX_SPLITS`), and each wave's clusters add their sums
-/// in `CLUSTER_SUM` (1.5 µs, predicted: each block's 64 KB of sums through
-/// shared memory, two cluster barriers): `waves * (ceil(steps / s) * STEP +
-/// CLUSTER_SUM)` in place of the `REDUCE` and `SLICE` terms.
+/// not finer than that, and a split costs a workspace. `STEP` is a block's
+/// step on the H100 (the measured figures are in
+/// `Int4LinearVersion::tiled_block`); `REDUCE` (3 µs, the second launch)
+/// and `SLICE` (a tile's partial written and read back at ~3 TB/s: 44 ns for
+/// version 7's 64 KB) are predictions (docs/PERF.md, "v7 split-K"). On the
+/// H100, version 7's 32 tiles (N = 4096, M <= 128) split 4 ways, 64 tiles (N
+/// = 8192) 2 ways, and grids of a wave or more rarely split.
 pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, device: &DeviceInfo) -> u32 {
     let Some(block) = version.tiled_block() else { return 1 };
     const REDUCE_NS: u128 = 3000;
-    const CLUSTER_SUM_NS: u128 = 1500;
     let slice_ns = (block.block_n * block.block_m) as u128 * 4 * 2 / 3000; // bytes at 3 bytes/ns
     let tiles = (n.div_ceil(block.block_n) * m.div_ceil(block.block_m)) as u128;
     let steps = k.div_ceil(v7::STEP_K);
-    let multiprocessors = device.multiprocessors.max(1);
-    let in_clusters = matches!(version, Int4LinearVersion::V21 { .. });
-    // What runs at once, for s slices: blocks, or version 21's clusters of s.
-    let slots = |splits: usize| match splits {
-        1 => multiprocessors,
-        _ if in_clusters => device.cluster_slots.get(splits - 1).copied().unwrap_or(0),
-        _ => multiprocessors,
-    } as u128;
+    let multiprocessors = device.multiprocessors.max(1) as u128;
     let predicted_ns = |splits: usize| {
-        let launched = if in_clusters { tiles } else { splits as u128 * tiles };
-        let waves = launched.div_ceil(slots(splits));
-        let slice = v7::slice_steps(steps, splits) as u128 * block.step_ns;
-        match splits {
-            1 => waves * slice,
-            // Each wave of clusters adds its own sums.
-            _ if in_clusters => waves * (slice + CLUSTER_SUM_NS),
-            _ => waves * slice + REDUCE_NS + splits as u128 * tiles * slice_ns,
-        }
+        let waves = (splits as u128 * tiles).div_ceil(multiprocessors);
+        let compute = waves * v7::slice_steps(steps, splits) as u128 * block.step_ns;
+        if splits == 1 { compute } else { compute + REDUCE_NS + splits as u128 * tiles * slice_ns }
     };
     // More slices than multiprocessors would not shorten a wave.
-    let most_slices = if in_clusters { v21::MAX_SPLITS } else { multiprocessors };
-    let most = (steps / v7::MIN_SLICE_STEPS).min(most_slices as usize).max(1);
-    let allowed = |splits: usize| (splits - 1) * v7::slice_steps(steps, splits) < steps && slots(splits) > 0;
-    let best = (2..=most).filter(|&s| allowed(s)).min_by_key(|&s| predicted_ns(s));
+    let most = (steps / v7::MIN_SLICE_STEPS).min(device.multiprocessors as usize).max(1);
+    let no_empty_slice = |splits: usize| (splits - 1) * v7::slice_steps(steps, splits) < steps;
+    let best = (2..=most).filter(|&s| no_empty_slice(s)).min_by_key(|&s| predicted_ns(s));
     match best {
         Some(splits) if 10 * predicted_ns(splits) <= 9 * predicted_ns(1) => splits as u32,
         _ => 1,
@@ -723,9 +668,7 @@ pub struct Int4LinearPlan {
     /// The layer's kernel. Without a split of `K` it writes `y`, and its
     /// arguments are those [`plan`] lists; with one, see [`SplitK`].
     pub launch: Launch,
-    /// The split of `K` into more than one slice through a workspace
-    /// (versions 7, 10 to 13, 18 and 19), if any. Version 21's split is one
-    /// launch with the unsplit arguments.
+    /// The split of `K` into more than one slice (versions 7, 10 to 13, 18 and 19), if any.
     pub split_k: Option<SplitK>,
     /// Version 13 takes a tensor map of `x` as its first argument, in
     /// place of `x`'s address: this says what to encode.
@@ -750,17 +693,6 @@ pub struct XTensorMap {
     pub columns: usize,
     pub box_columns: usize,
     pub box_rows: usize,
-}
-
-/// The launch whose `cuOccupancyMaxActiveClusters` is
-/// [`DeviceInfo::cluster_slots`]`[s - 1]`: version 21's f16 entry point for
-/// `s` blocks a cluster (2 to `v21::MAX_SPLITS`; `None` for others), with
-/// one cluster's grid, its block and its shared memory.
-pub fn cluster_slot_launch(splits: usize) -> Option<Launch> {
-    const { assert!(MAX_CLUSTER == v21::MAX_SPLITS as usize) };
-    let kernel = V21_KERNELS.get(splits.checked_sub(2)?)?.f16?;
-    let (grid, block) = ([1, 1, splits as u32], [v21::BLOCK_THREADS, 1, 1]);
-    Some(Launch { kernel, config: LaunchConfig { grid, block, shared_mem_bytes: v21::SHARED_BYTES } })
 }
 
 /// A call of version 7, 10 to 13, 18 or 19 with `K` split into `splits > 1` slices: `launch`
@@ -846,7 +778,6 @@ pub fn plan_version<T: Float>(
         return Ok(None);
     }
     let unsupported = || Error::UnsupportedType { kernel: "int4_linear", version: version.number(), dtype: T::NAME };
-    let in_clusters = matches!(version, Int4LinearVersion::V21 { .. });
     let (m_tile, block, shared_mem_bytes) = match version {
         Int4LinearVersion::V1 if m == 1 => (v1::DECODE_M_TILE, [v1::BLOCK_THREADS, 1, 1], v1::shared_bytes(1)),
         Int4LinearVersion::V1 => (v1::BATCH_M_TILE, [v1::BLOCK_THREADS, 1, 1], v1::shared_bytes(v1::BATCH_M_TILE)),
@@ -879,15 +810,9 @@ pub fn plan_version<T: Float>(
             let (Some(block), Some(split_k)) = (tiled.tiled_block(), tiled.split_k()) else {
                 return Err(unsupported());
             };
-            // The slices are gridDim.z; version 21's, the blocks of a cluster.
-            let most = if in_clusters { v21::MAX_SPLITS } else { MAX_GRID_Z };
-            if !(1..=most).contains(&split_k) {
-                return Err(Error::InvalidSplitK { split_k, max: most });
-            }
-            // Version 21's blocks take one activation tile each.
-            let limit = v21::BLOCK_M * MAX_GRID_Y as usize;
-            if in_clusters && m > limit {
-                return Err(Error::TooLarge { what: "m", value: m as u128, limit: limit as u128 });
+            // The slices are gridDim.z.
+            if !(1..=MAX_GRID_Z).contains(&split_k) {
+                return Err(Error::InvalidSplitK { split_k, max: MAX_GRID_Z });
             }
             (block.block_m, [block.threads, 1, 1], block.shared_bytes)
         }
@@ -911,7 +836,7 @@ pub fn plan_version<T: Float>(
         kernel,
         config: LaunchConfig { grid: [blocks_n as u32, m_tiles as u32, splits], block, shared_mem_bytes },
     };
-    let split_k = if splits > 1 && !in_clusters {
+    let split_k = if splits > 1 {
         let reduce = Launch {
             kernel: SPLIT_K_REDUCE_KERNELS.get::<T>().ok_or_else(unsupported)?,
             config: LaunchConfig {

@@ -3,7 +3,6 @@
 //! `impl Kernels` block in that kernel's file.
 
 use crate::Error;
-use crate::int4_linear::{self, Int4LinearVersion};
 use crate::launch::{DeviceInfo, Launch};
 use crate::ptx::{self, PtxTarget};
 use crate::workspace::WorkspacePool;
@@ -62,10 +61,13 @@ impl Kernels {
         cust::init(cust::CudaFlags::empty())?;
         let device = Device::get_device(ordinal)?;
         let attribute = |a| device.get_attribute(a).map(|v| v as u32);
-        let mut info = DeviceInfo::new(
-            (attribute(DeviceAttribute::ComputeCapabilityMajor)?, attribute(DeviceAttribute::ComputeCapabilityMinor)?),
-            attribute(DeviceAttribute::MultiprocessorCount)?,
-        );
+        let info = DeviceInfo {
+            compute_capability: (
+                attribute(DeviceAttribute::ComputeCapabilityMajor)?,
+                attribute(DeviceAttribute::ComputeCapabilityMinor)?,
+            ),
+            multiprocessors: attribute(DeviceAttribute::MultiprocessorCount)?,
+        };
         let target = ptx::select(info.compute_capability)?;
         let context = Context::new(device)?;
         let module =
@@ -84,16 +86,7 @@ impl Kernels {
                 let function = unsafe { std::mem::transmute::<Function<'_>, Function<'static>>(function) };
                 Ok((name, LoadedKernel { function, max_threads }))
             })
-            .collect::<Result<HashMap<_, _>, Error>>()?;
-        info.cluster_slots[0] = info.multiprocessors;
-        if (Int4LinearVersion::V21 { split_k: 2 }).runs_on(info.compute_capability) {
-            for (splits, slots) in info.cluster_slots.iter_mut().enumerate().skip(1) {
-                if let Some(launch) = int4_linear::cluster_slot_launch(splits + 1) {
-                    let kernel = functions.get(launch.kernel).ok_or(Error::Cuda(CudaError::NotFound))?;
-                    *slots = max_active_clusters(&kernel.function, &launch)?;
-                }
-            }
-        }
+            .collect::<Result<_, Error>>()?;
         // A blocking stream: ordered with the legacy default stream, on which
         // cust's synchronous copies and memsets run, so an upload or memset
         // is complete before a later launch on this stream reads it.
@@ -233,46 +226,6 @@ fn max_shared_memory_per_block(device: &Device) -> Result<u32, Error> {
     // SAFETY: a valid device handle and a documented attribute.
     let result = unsafe { cuDeviceGetAttribute(&mut bytes, attribute, device.as_raw()) };
     Error::check_driver("cuDeviceGetAttribute", result).map(|()| bytes as u32)
-}
-
-/// `CUlaunchConfig` (cuda.h, CUDA 12.0 and later), with no attributes:
-/// `cust` does not wrap it.
-#[repr(C)]
-struct LaunchConfigC {
-    grid: [u32; 3],
-    block: [u32; 3],
-    shared_mem_bytes: u32,
-    stream: cust::sys::CUstream,
-    attributes: *mut c_void,
-    attribute_count: u32,
-}
-
-unsafe extern "C" {
-    /// libcuda (linked through `cust`), CUDA 12.0 and later.
-    fn cuOccupancyMaxActiveClusters(
-        clusters: *mut i32,
-        function: cust::sys::CUfunction,
-        config: *const LaunchConfigC,
-    ) -> cust::sys::CUresult;
-}
-
-/// How many clusters of `launch` (whose kernel declares its cluster shape)
-/// the device runs at once.
-fn max_active_clusters(function: &Function, launch: &Launch) -> Result<u32, Error> {
-    let c = &launch.config;
-    let config = LaunchConfigC {
-        grid: c.grid,
-        block: c.block,
-        shared_mem_bytes: c.shared_mem_bytes,
-        stream: std::ptr::null_mut(),
-        attributes: std::ptr::null_mut(),
-        attribute_count: 0,
-    };
-    let mut clusters = 0;
-    // SAFETY: a valid function handle of the current context and a
-    // configuration without attributes.
-    let result = unsafe { cuOccupancyMaxActiveClusters(&mut clusters, function.to_raw(), &config) };
-    Error::check_driver("cuOccupancyMaxActiveClusters", result).map(|()| clusters.max(0) as u32)
 }
 
 /// The entry of a `cuLaunchKernel` argument array for one argument.

@@ -10,28 +10,6 @@ pub struct DeviceInfo {
     pub compute_capability: (u32, u32),
     /// Streaming multiprocessors (132 on an H100 SXM).
     pub multiprocessors: u32,
-    /// Thread-block clusters that run at once, by size: entry `s - 1` is
-    /// how many clusters of `s` blocks the device holds together when each
-    /// block takes a multiprocessor alone (as int4 version 21's do), up to
-    /// `s = 8`. Fewer than `multiprocessors / s` where the multiprocessors
-    /// of a GPC do not divide evenly. [`Kernels`](crate::Kernels) fills it
-    /// from `cuOccupancyMaxActiveClusters` of the launches
-    /// [`int4_linear::cluster_slot_launch`](crate::int4_linear::cluster_slot_launch)
-    /// gives; zeros ([`DeviceInfo::new`]) mean unknown, and then no plan
-    /// splits `K` across a cluster.
-    pub cluster_slots: [u32; MAX_CLUSTER],
-}
-
-/// The largest cluster [`DeviceInfo::cluster_slots`] counts (the portable
-/// cluster size).
-pub const MAX_CLUSTER: usize = 8;
-
-impl DeviceInfo {
-    /// A device of `compute_capability` with `multiprocessors`, whose
-    /// clusters are unknown.
-    pub const fn new(compute_capability: (u32, u32), multiprocessors: u32) -> Self {
-        Self { compute_capability, multiprocessors, cluster_slots: [0; MAX_CLUSTER] }
-    }
 }
 
 /// Grid, block and dynamic shared memory of one launch.

@@ -32,7 +32,7 @@ fn f32_bound<T: Float>() -> f64 {
     if T::NAME == "f32" { F32_BOUND } else { SHORT_F32_BOUND }
 }
 
-const DEVICE: DeviceInfo = DeviceInfo::new((9, 0), 132);
+const DEVICE: DeviceInfo = DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
 
 /// The relative error bound host/add_mul_exp.rs states for normal results
 /// in `T`: the f32 math's, plus one rounding to `T` for f16 and bf16.

@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17, v18, v19, v21};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17, v18, v19};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -29,10 +29,8 @@ const BATCHES: [usize; 6] = [1, 2, 3, 7, 16, 33];
 /// Output widths that are not multiples of the 4-row block or of anything else.
 const WIDTHS: [usize; 8] = [1, 2, 3, 5, 63, 65, 257, 1031];
 
-/// The H100 of the measurements: 132 multiprocessors, and how many clusters
-/// of 1 to 8 whole multiprocessors it runs at once (run 25, call A).
-const H100: DeviceInfo =
-    DeviceInfo { compute_capability: (9, 0), multiprocessors: 132, cluster_slots: [132, 66, 39, 30, 22, 17, 15, 15] };
+/// The H100 of the measurements: 132 multiprocessors.
+const H100: DeviceInfo = DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
 /// A forced split of `K` every GPU test runs version 7 with, besides the
 /// versions' defaults: uneven slices, and empty ones where `K` is short.
 const SPLIT: u32 = 3;
@@ -107,13 +105,13 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     let chosen = Int4LinearVersion::best_for::<f32>(1, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
     // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
-    // splits of K: plans_split_k): on the H100 version 21 (19 split across
-    // clusters) up to its 64-row tile and 13 past it, 7 elsewhere.
-    let a100 = DeviceInfo::new((8, 0), 108);
+    // splits of K: plans_split_k): on the H100 version 19 up to its 64-row
+    // tile and 13 past it, 7 elsewhere.
+    let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
     for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (64, 4096), (128, 4096), (129, 11008), (8192, 4096)] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
         let wgmma = match chosen {
-            Int4LinearVersion::V21 { .. } => m <= v19::BLOCK_M,
+            Int4LinearVersion::V19 { .. } => m <= v19::BLOCK_M,
             Int4LinearVersion::V13 { .. } => m > v19::BLOCK_M,
             _ => false,
         };
@@ -206,24 +204,24 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// never with an empty or too short slice, and planned as two launches and
 /// a workspace.
 fn plans_split_k(rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19, V21};
+    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19};
     // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15, 17,
-    // 23, 24 and 25): on the H100 version 21 up to 64 rows and 13 past them;
+    // 23 and 24): on the H100 version 19 up to 64 rows and 13 past them;
     // version 7 on a device of as many
     // multiprocessors that has no sm_90a (its tiles are half as tall).
-    let no_sm90a = DeviceInfo::new((10, 0), 132);
+    let no_sm90a = DeviceInfo { compute_capability: (10, 0), multiprocessors: 132 };
     for (m, n, k, v7_split, h100) in [
         (128, 4096, 4096, 4, V13 { split_k: 8 }),
-        (64, 4096, 4096, 4, V21 { split_k: 6 }),
-        (64, 8192, 28672, 2, V21 { split_k: 3 }),
+        (64, 4096, 4096, 4, V19 { split_k: 8 }),
+        (64, 8192, 28672, 2, V19 { split_k: 4 }),
         (128, 4096, 11008, 4, V13 { split_k: 8 }),
         (128, 8192, 28672, 2, V13 { split_k: 4 }),
         (256, 4096, 4096, 2, V13 { split_k: 4 }),
         (128, 11008, 4096, 1, V13 { split_k: 3 }),
         (128, 28672, 8192, 1, V13 { split_k: 1 }),
-        (64, 28672, 8192, 1, V21 { split_k: 1 }),
-        (32, 28672, 8192, 1, V21 { split_k: 1 }),
-        (17, 11008, 4096, 1, V21 { split_k: 8 }),
+        (64, 28672, 8192, 1, V19 { split_k: 1 }),
+        (32, 28672, 8192, 1, V19 { split_k: 1 }),
+        (17, 11008, 4096, 1, V19 { split_k: 3 }),
         (65, 28672, 8192, 1, V13 { split_k: 1 }),
         (1024, 4096, 4096, 1, V13 { split_k: 1 }),
         (1024, 8192, 28672, 1, V13 { split_k: 1 }),
@@ -233,14 +231,8 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         let chosen = Int4LinearVersion::best_for::<f16>(m, n, k, &no_sm90a);
         ensure(chosen == V7 { split_k: v7_split }, || format!("no sm_90a {m}x{n}x{k}: {chosen:?}"))?;
     }
-    // An H100 whose clusters are unknown: version 19 through a workspace.
-    let unknown_clusters = DeviceInfo::new((9, 0), 132);
-    for (m, n, k, expected) in [(64, 4096, 4096, V19 { split_k: 8 }), (17, 11008, 4096, V19 { split_k: 3 })] {
-        let chosen = Int4LinearVersion::best_for::<f16>(m, n, k, &unknown_clusters);
-        ensure(chosen == expected, || format!("unknown clusters {m}x{n}x{k}: {chosen:?}"))?;
-    }
     // By the device: 96 blocks fill more of an A100's 108 multiprocessors.
-    let a100 = DeviceInfo::new((8, 0), 108);
+    let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
     let chosen = Int4LinearVersion::best_for::<bf16>(128, 4096, 4096, &a100);
     ensure(chosen == V7 { split_k: 3 }, || format!("A100: {chosen:?}"))?;
     // Too few steps for two slices of MIN_SLICE_STEPS: no split.
@@ -248,16 +240,11 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     let chosen = Int4LinearVersion::best_for::<bf16>(128, 128, short, &H100);
     ensure(chosen == V13 { split_k: 1 }, || format!("K = {short}: {chosen:?}"))?;
     // Any shape and device: no slice empty or shorter than MIN_SLICE_STEPS,
-    // no more slices than multiprocessors; version 21's, no more than
-    // MAX_SPLITS, and only in a cluster size the device has slots for.
+    // no more slices than multiprocessors.
     for _ in 0..5000 {
         let (m, n, k) = (1 + rng.below(2000), 1 + rng.below(30_000), 32 * rng.below(1200));
         let multiprocessors = 1 + rng.below(200) as u32;
-        let mut device = DeviceInfo::new((9, 0), multiprocessors);
-        for (i, slots) in device.cluster_slots.iter_mut().enumerate() {
-            // Some sizes without a slot, the others up to a fair share.
-            *slots = rng.below(multiprocessors as usize / (i + 1) + 1) as u32;
-        }
+        let device = DeviceInfo { compute_capability: (9, 0), multiprocessors };
 
         let tiled = [
             V7 { split_k: 1 },
@@ -267,19 +254,16 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
             V13 { split_k: 1 },
             V18 { split_k: 1 },
             V19 { split_k: 1 },
-            V21 { split_k: 1 },
         ];
         let version = tiled[rng.below(tiled.len())];
         let splits = int4_linear::tiled_split_k(version, m, n, k, &device) as usize;
         let steps = k.div_ceil(v7::STEP_K);
         let slice = v7::slice_steps(steps, splits);
-        let fits = match version {
-            V21 { .. } => splits <= v21::MAX_SPLITS as usize && device.cluster_slots[splits - 1] > 0,
-            _ => splits <= multiprocessors as usize,
-        };
-        ensure(splits == 1 || (slice >= v7::MIN_SLICE_STEPS && (splits - 1) * slice < steps && fits), || {
-            format!("{version:?} {m}x{n}x{k} on {device:?}: {splits} slices")
-        })?;
+        ensure(
+            splits == 1
+                || (slice >= v7::MIN_SLICE_STEPS && (splits - 1) * slice < steps && splits <= multiprocessors as usize),
+            || format!("{version:?} {m}x{n}x{k} on {multiprocessors} multiprocessors: {splits} slices"),
+        )?;
     }
     // The plan: the split-K GEMM over gridDim.z, the workspace, the
     // reduction over n and m.
@@ -345,7 +329,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
 /// both entry points each, and only on compute capability 9.0 (their PTX is
 /// sm_90a); version 13's grid in whole clusters, and its limits.
 fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V10, V11, V12, V13, V18, V19, V21};
+    use Int4LinearVersion::{V10, V11, V12, V13, V18, V19};
     let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
     for (version, split, tiles, threads, shared_mem_bytes) in [
         (V10 { split_k: 1 }, V10 { split_k: 2 }, [3, 3], 256, v10::SHARED_BYTES),
@@ -394,37 +378,6 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
         ensure(plan.x_tensor_map.is_none(), || format!("{plan:?}"))?;
     }
-    // Version 21: version 19's block, one launch with the unsplit arguments
-    // and its slices as the grid's z (a cluster), version 19's kernel unsplit.
-    for (split_k, kernel) in
-        [(1, "int4_linear_v19_bf16"), (2, "int4_linear_v21_k2_bf16"), (8, "int4_linear_v21_k8_bf16")]
-    {
-        let plan = int4_linear::plan_version::<bf16>(&shape, &buffers(257, &shape, true), V21 { split_k })?;
-        let plan = plan.ok_or("no plan")?;
-        let expected = LaunchConfig { grid: [3, 5, split_k], block: [512, 1, 1], shared_mem_bytes: v19::SHARED_BYTES };
-        ensure(plan.launch.kernel == kernel && plan.launch.config == expected && plan.split_k.is_none(), || {
-            format!("{plan:?}")
-        })?;
-    }
-    for split_k in [0, v21::MAX_SPLITS + 1] {
-        expect_error(
-            int4_linear::plan_version::<f16>(&shape, &buffers(5, &shape, false), V21 { split_k }),
-            Error::InvalidSplitK { split_k, max: v21::MAX_SPLITS },
-        )?;
-    }
-    // Each block takes one activation tile: at most MAX_GRID_Y of them.
-    let limit = v21::BLOCK_M * MAX_GRID_Y as usize;
-    expect_error(
-        int4_linear::plan_version::<f16>(&shape, &buffers(limit + 1, &shape, false), V21 { split_k: 2 }),
-        Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
-    )?;
-    let runs = [(8, 0), (9, 0), (10, 0)].map(|cc| V21 { split_k: 2 }.runs_on(cc));
-    ensure(runs == [false, true, false], || format!("v21 runs_on: {runs:?}"))?;
-    ensure(int4_linear::cluster_slot_launch(1).is_none() && int4_linear::cluster_slot_launch(9).is_none(), || {
-        "cluster slots of 1 or 9 blocks".into()
-    })?;
-    let slot = int4_linear::cluster_slot_launch(3).ok_or("no launch for clusters of 3")?;
-    ensure(slot.kernel == "int4_linear_v21_k3_f16" && slot.config.grid == [1, 1, 3], || format!("{slot:?}"))?;
     ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() >= 10 || v.runs_on((8, 0))), || "runs_on".into())
 }
 
@@ -511,8 +464,8 @@ fn plans_v17_blocks(_: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Every version with its default launch, and versions 7, 10 to 13, 18,
-/// 19 and 21 split [`SPLIT`] ways.
+/// Every version with its default launch, and versions 7, 10 to 13, 18
+/// and 19 split [`SPLIT`] ways.
 fn versions_under_test() -> Vec<Int4LinearVersion> {
     let split = [
         Int4LinearVersion::V7 { split_k: SPLIT },
@@ -522,7 +475,6 @@ fn versions_under_test() -> Vec<Int4LinearVersion> {
         Int4LinearVersion::V13 { split_k: SPLIT },
         Int4LinearVersion::V18 { split_k: SPLIT },
         Int4LinearVersion::V19 { split_k: SPLIT },
-        Int4LinearVersion::V21 { split_k: SPLIT },
     ];
     Int4LinearVersion::ALL.into_iter().chain(split).collect()
 }
@@ -758,11 +710,10 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Versions 7, 10 to 13, 18, 19 and 21 split along `K` on ragged shapes: `M` inside and
+/// Versions 7, 10 to 13, 18 and 19 split along `K` on ragged shapes: `M` inside and
 /// past their 128-row tiles (and inside and past version 11's 256), `N` not a multiple of 128, `K` of 6 steps (the last
 /// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
-/// an empty slice) and 9 ways (more slices than steps; version 21, 8 at
-/// most, 8 ways: two empty slices); every group size
+/// an empty slice) and 9 ways (more slices than steps); every group size
 /// and mode, with and without bias (check_layer: f64 reference, poisoned
 /// output, guard); and unsplit, past one tile of activation rows. The
 /// other GPU tests run a split of 3 besides.
@@ -778,7 +729,6 @@ fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
                 Int4LinearVersion::V13 { split_k },
                 Int4LinearVersion::V18 { split_k },
                 Int4LinearVersion::V19 { split_k },
-                Int4LinearVersion::V21 { split_k: split_k.min(v21::MAX_SPLITS) },
             ]
         })
         .collect();
@@ -789,46 +739,6 @@ fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
                 let shape = Int4Shape::new(n, 5 * 128 + group_size, group_size, mode)?;
                 check_layer(kernels, rng, m, shape, (i + l) % 2 == 0, &splits)?;
             }
-        }
-    }
-    Ok(())
-}
-
-/// Version 21 (the slices of `K` added across a cluster) gives exactly what
-/// version 19 gives split as many ways through the workspace: the same
-/// slices, added in the same order. Random shapes up to 3 tiles of 64
-/// activation rows and 5 of 256 weight rows, every split from 2 to 8 (with
-/// empty slices where `K` has fewer steps), both types, with and without bias.
-fn cluster_split_matches_workspace_split(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    if !(Int4LinearVersion::V21 { split_k: 2 }).runs_on(kernels.device().compute_capability) {
-        return Ok(());
-    }
-    for round in 0..14 {
-        let (m, n) = (1 + rng.below(3 * v21::BLOCK_M), 1 + rng.below(5 * v21::BLOCK_N));
-        let group_size = [32, 64, 128][round % 3];
-        let k = group_size * (1 + rng.below(2 * v7::STEP_K / group_size * 8));
-        let mode = MODES[round % 2];
-        let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, mode)?;
-        let bias = (round % 4 < 2).then(|| rng.normals(n, 0.5));
-        let layer = kernels.upload_int4_linear(&weights, bias.as_deref())?;
-        let x = rng.normals(m * k, 1.0);
-        let split_k = 2 + (round as u32 % (v21::MAX_SPLITS - 1));
-        let what = format!("{m}x{n}x{k} g={group_size} {mode:?} bias={} split {split_k}", bias.is_some());
-        let outputs = |version| -> Result<[Vec<f32>; 2], Failed> {
-            let x16 = kernels.upload(&f16::from_f32_slice(&x))?;
-            let mut y16 = poisoned::<f16>(kernels, m * n);
-            kernels.int4_linear_version(version, &x16, m, &layer, &mut y16, kernels.stream())?;
-            let xb = kernels.upload(&bf16::from_f32_slice(&x))?;
-            let mut yb = poisoned::<bf16>(kernels, m * n);
-            kernels.int4_linear_version(version, &xb, m, &layer, &mut yb, kernels.stream())?;
-            Ok([f16::to_f32_vec(&download(kernels, &y16)), bf16::to_f32_vec(&download(kernels, &yb))])
-        };
-        let cluster = outputs(Int4LinearVersion::V21 { split_k })?;
-        let workspace = outputs(Int4LinearVersion::V19 { split_k })?;
-        for (cluster, workspace) in cluster.iter().zip(&workspace) {
-            // f32 equality: a zero sum may differ in sign (the unsplit epilogue's).
-            let differ = cluster.iter().zip(workspace).position(|(a, b)| a != b || a.is_nan());
-            ensure(differ.is_none(), || format!("{what}: output {differ:?} differs"))?;
         }
     }
     Ok(())
@@ -1057,7 +967,6 @@ fn main() {
         gpu_test("gpu::v17_every_block_shape", v17_every_block_shape),
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
-        gpu_test("gpu::cluster_split_matches_workspace_split", cluster_split_matches_workspace_split),
         capturing_gpu_test("gpu::split_k_workspace_in_graphs_and_streams", split_k_workspace_in_graphs_and_streams),
         gpu_test("gpu::empty_k_gives_bias", empty_k_gives_bias),
         gpu_test("gpu::rejects_bad_input_without_writing", rejects_bad_input_without_writing),

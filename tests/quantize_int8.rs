@@ -15,7 +15,7 @@ use quant_kernels::launch::DeviceInfo;
 use quant_kernels::quantize_int8::{self, check_row_params};
 use quant_kernels::{ElementwiseLaunch, ElementwiseVersion, Error, Float, Int8Params, Kernels, reference};
 
-const DEVICE: DeviceInfo = DeviceInfo::new((9, 0), 132);
+const DEVICE: DeviceInfo = DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
 
 /// (scale, zero point) pairs: ordinary, tiny and huge scales, a subnormal
 /// scale, a zero point far outside the int8 range, and one that puts many

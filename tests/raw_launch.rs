@@ -9,7 +9,7 @@ mod common;
 use common::*;
 use cudarc::driver::sys::{self, CUdevice_attribute, CUfunction_attribute, CUtensorMap};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg,
+    CudaContext, CudaModule, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 use quant_kernels::check::{Rng, relative_error, relative_l2_error};
@@ -33,34 +33,15 @@ struct Engine {
 fn engine() -> Result<Engine, Box<dyn std::error::Error>> {
     let context = CudaContext::new(0)?; // the device's primary context, shared with cust
     let attribute = |a| context.attribute(a).map(|v| v as u32);
-    let mut device = DeviceInfo::new(
-        (
+    let device = DeviceInfo {
+        compute_capability: (
             attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
             attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
         ),
-        attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
-    );
+        multiprocessors: attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+    };
     let module = context.load_module(Ptx::from_src(ptx::select(device.compute_capability)?.ptx))?;
-    let stream = context.new_stream()?;
-    // The clusters the device runs at once, from the launches the library
-    // names (version 21's, which only the sm_90a module runs).
-    device.cluster_slots[0] = device.multiprocessors;
-    if (Int4LinearVersion::V21 { split_k: 2 }).runs_on(device.compute_capability) {
-        for (splits, slots) in device.cluster_slots.iter_mut().enumerate().skip(1) {
-            let Some(launch) = int4_linear::cluster_slot_launch(splits + 1) else { continue };
-            let function = module.load_function(launch.kernel)?;
-            allow_shared_memory(&function, &launch)?;
-            *slots = function.occupancy_max_active_clusters(config(&launch), &stream)?;
-        }
-    }
-    Ok(Engine { stream, module, device })
-}
-
-/// Past 48 KB of dynamic shared memory a kernel must opt in (the library's
-/// Kernels does this for every kernel when it loads the module).
-fn allow_shared_memory(function: &CudaFunction, launch: &Launch) -> Result<(), cudarc::driver::DriverError> {
-    let shared = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
-    function.set_attribute(shared, launch.config.shared_mem_bytes as i32)
+    Ok(Engine { stream: context.new_stream()?, module, device })
 }
 
 fn config(launch: &Launch) -> LaunchConfig {
@@ -164,7 +145,10 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
         let mut partials = stream.alloc_zeros::<f32>(split.workspace_len)?;
         let mut y = stream.alloc_zeros::<u16>(m * n)?;
         let (gemm, reduce) = (module.load_function(plan.launch.kernel)?, module.load_function(split.reduce.kernel)?);
-        allow_shared_memory(&gemm, &plan.launch)?;
+        // Past 48 KB of dynamic shared memory a kernel must opt in (the library's
+        // Kernels does this for every kernel when it loads the module).
+        let shared = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
+        gemm.set_attribute(shared, plan.launch.config.shared_mem_bytes as i32)?;
         {
             let ((ps, _s), (pb, _b)) = (dscales.device_ptr(&stream), dbias.device_ptr(&stream));
             let (pp, _p) = partials.device_ptr_mut(&stream);
@@ -193,53 +177,6 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
         ensure(error <= 1e-2, || format!("{}, {} slices: relative error {error:e}", plan.launch.kernel, split.splits))?;
     }
     Ok(())
-}
-
-/// The library's plan at 64 activation rows: on compute capability 9.0,
-/// version 21, `K` split across the blocks of a cluster (the cluster shape
-/// is in the PTX, so an ordinary launch of the plan's grid runs it), with
-/// the unsplit argument list and no workspace.
-fn int4_linear_cluster_split_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
-    let Engine { stream, module, device } = engine()?;
-    let (m, n, k, group_size) = (64, 300, 4096, 64);
-    let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, Int4Mode::Asymmetric)?;
-    let x: Vec<f16> = rng.normals(m * k, 1.0).into_iter().map(f16::from_f32).collect();
-    let bias = rng.normals(n, 0.5);
-    let x_f32: Vec<f32> = x.iter().map(|v| v.to_f32()).collect();
-    let expected = reference::int4_linear(&x_f32, m, &weights, Some(&bias))?;
-
-    let scales: Vec<u16> = weights.scales().iter().map(|s| s.to_bits()).collect();
-    let x_bits: Vec<u16> = x.iter().map(|v| v.to_bits()).collect();
-    let (dx, qweight) = (stream.clone_htod(&x_bits)?, stream.clone_htod(weights.qweight())?);
-    let (dscales, dzeros, dbias) =
-        (stream.clone_htod(&scales)?, stream.clone_htod(weights.zeros())?, stream.clone_htod(&bias)?);
-    let mut y = stream.alloc_zeros::<u16>(m * n)?;
-    let (px, _x) = dx.device_ptr(&stream);
-    let (pq, _q) = qweight.device_ptr(&stream);
-    let buffers =
-        Int4LinearBuffers { m, x_len: m * k, x_address: px, qweight_address: pq, bias_len: Some(n), y_len: m * n };
-    let plan = int4_linear::plan::<f16>(&weights.shape(), &buffers, &device)?.expect("a plan");
-    if (Int4LinearVersion::V21 { split_k: 2 }).runs_on(device.compute_capability) {
-        ensure(plan.split_k.is_none() && plan.launch.config.grid[2] > 1, || {
-            format!("not split in clusters: {plan:?}")
-        })?;
-    }
-    let function = module.load_function(plan.launch.kernel)?;
-    allow_shared_memory(&function, &plan.launch)?;
-    {
-        let ((ps, _s), (pz, _z)) = (dscales.device_ptr(&stream), dzeros.device_ptr(&stream));
-        let (pb, _b) = dbias.device_ptr(&stream);
-        let (py, _y) = y.device_ptr_mut(&stream);
-        let dims = [m as u32, n as u32, k as u32, group_size as u32];
-        let mut builder = stream.launch_builder(&function);
-        builder.arg(&px).arg(&pq).arg(&ps).arg(&pz).arg(&pb).arg(&py);
-        builder.arg(&dims[0]).arg(&dims[1]).arg(&dims[2]).arg(&dims[3]);
-        // SAFETY: the documented int4_linear argument list; the plan checked the shapes.
-        unsafe { builder.launch(config(&plan.launch))? };
-    }
-    let got: Vec<f32> = stream.clone_dtoh(&y)?.into_iter().map(|bits| f16::from_bits(bits).to_f32()).collect();
-    let error = relative_l2_error(&got, &expected);
-    ensure(error <= 2e-3, || format!("{}: relative error {error:e}", plan.launch.kernel))
 }
 
 /// A tensor map as a kernel argument (passed by value, 128 bytes: the
@@ -337,7 +274,6 @@ fn main() {
         gpu_test("gpu::add_mul_exp_through_cudarc", add_mul_exp_through_cudarc),
         gpu_test("gpu::int4_linear_through_cudarc", int4_linear_through_cudarc),
         gpu_test("gpu::int4_linear_split_k_through_cudarc", int4_linear_split_k_through_cudarc),
-        gpu_test("gpu::int4_linear_cluster_split_through_cudarc", int4_linear_cluster_split_through_cudarc),
         gpu_test("gpu::any_launch_shape_through_cudarc", any_launch_shape_through_cudarc),
     ]);
 }

@@ -6,7 +6,6 @@
 
 use crate::cases::LINEAR_VERSIONS;
 use crate::model::{Case, Dtype, LinearShape, Op, Size};
-use quant_kernels::abi::int4_linear::v21;
 use quant_kernels::cust::memory::{DeviceCopy, DeviceSlice};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{self, DeviceInt4Linear, Int4LinearBuffers, Int4LinearVersion};
@@ -130,16 +129,6 @@ pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) ->
     let mut versions = Vec::new();
     for &version in LINEAR_VERSIONS.iter().filter(|v| supported(v) && v.runs_on(device.compute_capability)) {
         let tuned = version.tuned(m, n, k, device);
-        if let Int4LinearVersion::V21 { .. } = version {
-            // Unsplit it is version 19. Split as the model splits it, and as
-            // version 19 splits through the workspace, to compare the two sums.
-            let through_workspace = Int4LinearVersion::V19 { split_k: 1 }.tuned(m, n, k, device).split_k();
-            let splits = [tuned.split_k(), through_workspace.filter(|&s| s <= v21::MAX_SPLITS)];
-            let mut splits: Vec<u32> = splits.into_iter().flatten().filter(|&s| s > 1).collect();
-            splits.dedup();
-            versions.extend(splits.into_iter().map(|split_k| Int4LinearVersion::V21 { split_k }));
-            continue;
-        }
         if tuned.split_k().is_some_and(|splits| splits > 1) {
             versions.push(version);
         }
@@ -193,7 +182,7 @@ mod tests {
     use quant_kernels::Int4Mode;
     use quant_kernels::abi::int4_linear::{v7, v12, v13};
 
-    const H100: DeviceInfo = DeviceInfo::new((9, 0), 132);
+    const H100: DeviceInfo = DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
 
     #[test]
     fn cases_carry_the_planned_kernel_and_block() {

@@ -36,7 +36,7 @@ pub const QUICK_LINEAR_MODES: [Int4Mode; 1] = [Int4Mode::Symmetric];
 /// Up to this many activation rows the report times every int4 version,
 /// mode and type; past it, on symmetric weights in f16 and bf16, version 17
 /// up to twice its crossover (32 rows), versions 6 and 7 up to
-/// [`SLOW_VERSIONS_MAX_M`] rows, 18, 19 and 21 up to 128, and 10 to 13 at every M. Everything at every M took longer than a
+/// [`SLOW_VERSIONS_MAX_M`] rows, 18 and 19 up to 128, and 10 to 13 at every M. Everything at every M took longer than a
 /// 10-minute device call on the H100.
 pub const EVERY_LINEAR_VARIANT_UP_TO_M: usize = 16;
 /// Versions 6 and 7 stop here: at M = 8192 a call of theirs takes tens of
@@ -53,9 +53,7 @@ pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion
                 Int4LinearVersion::V17 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v7::ABOVE_M,
                 // Versions 18 and 19's 64-row tiles: up to two, to compare.
                 Int4LinearVersion::V18 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v18::BLOCK_M,
-                Int4LinearVersion::V19 { .. } | Int4LinearVersion::V21 { .. } => {
-                    m <= 2 * quant_kernels::abi::int4_linear::v19::BLOCK_M
-                }
+                Int4LinearVersion::V19 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v19::BLOCK_M,
                 Int4LinearVersion::V10 { .. }
                 | Int4LinearVersion::V11 { .. }
                 | Int4LinearVersion::V12 { .. }
@@ -150,7 +148,7 @@ mod tests {
 
     #[test]
     fn batches_time_what_the_library_picks() {
-        let h100 = quant_kernels::launch::DeviceInfo::new((9, 0), 132);
+        let h100 = quant_kernels::launch::DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
         for m in LINEAR_MS.into_iter().filter(|&m| m > EVERY_LINEAR_VARIANT_UP_TO_M) {
             for (n, k) in LINEAR_SHAPES {
                 let chosen = Int4LinearVersion::best_for::<half::f16>(m, n, k, &h100);

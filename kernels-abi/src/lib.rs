@@ -498,30 +498,6 @@ pub mod int4_linear {
         producer_consumer_loop!();
     }
 
-    /// Version 21, `int4_linear_v21_k{2..=8}_{f16,bf16}` (sm_90a only):
-    /// version 19 with `K` split across the `s` blocks of a cluster
-    /// (`_k{s}_`, `.reqnctapercluster 1, 1, s`), which add their slices
-    /// through each other's shared memory and write `y` themselves: the
-    /// arguments, one launch and no workspace of the unsplit kernels. Grid
-    /// `(ceil(n / BLOCK_N), ceil(m / BLOCK_M), s)`, with `ceil(m / BLOCK_M)` at
-    /// most `MAX_GRID_Y` (each block takes one activation tile); version
-    /// 19's block, threads and shared memory. A split of 1 is version 19.
-    pub mod v21 {
-        pub use super::v19::*;
-        /// The most blocks a cluster may have without opting in to more
-        /// (the portable cluster size).
-        pub const MAX_SPLITS: u32 = 8;
-        /// f32 slots a row of a block's tile of partial sums: `BLOCK_N`
-        /// and 4 more, so that the consumers' stores (8 weight rows by 4
-        /// activation rows a warp) fall on 32 distinct banks.
-        pub const PARTIAL_ROW: usize = BLOCK_N + 4;
-        /// Bytes of a block's tile of partial sums, `[BLOCK_M][PARTIAL_ROW]`
-        /// f32, which reuses the ring once its last stage is read.
-        pub const PARTIAL_BYTES: usize = BLOCK_M * PARTIAL_ROW * 4;
-        const _: () = assert!(PARTIAL_BYTES <= STAGES * (STAGE_BYTES + PARAM_BYTES));
-        const _: () = assert!(BLOCK_N % 4 == 0 && BLOCK_THREADS as usize % (BLOCK_N / 4) == 0);
-    }
-
     /// Version 17, `int4_linear_v17_m{8,16}[_w{1,2,4,8,16}]_g{32,64,128}_{f16,bf16}`:
     /// versions 5 (`_m8_`) and 6 (`_m16_`) in a 2-D block. Block `(bx,
     /// by)` takes `ROWS_PER_GROUP[i] * blockDim.y` weight rows from `bx`

@@ -97,13 +97,3 @@ pub unsafe fn store_shared8(address: u32, value: [u32; 2]) {
         asm!("st.shared.v2.u32 [{p}], {{{a}, {b}}};", p = in(reg32) address, a = in(reg32) value[0], b = in(reg32) value[1])
     };
 }
-
-/// Stores 4 bytes to shared address `address`.
-///
-/// # Safety
-/// `address` is 4-byte aligned inside the block's shared memory.
-#[inline(always)]
-pub unsafe fn store_shared4(address: u32, value: u32) {
-    // SAFETY: the caller guarantees the address.
-    unsafe { asm!("st.shared.u32 [{p}], {v};", p = in(reg32) address, v = in(reg32) value) };
-}

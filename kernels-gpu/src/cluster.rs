@@ -37,20 +37,3 @@ pub fn peer_address(address: u32, rank: u32) -> u32 {
     };
     peer
 }
-
-/// Loads 16 bytes at `address` in the cluster's shared window (from
-/// [`peer_address`]).
-///
-/// # Safety
-/// `address` is 16-byte aligned inside the shared memory of a block of the
-/// cluster that has not exited, and nothing writes those bytes meanwhile.
-#[inline(always)]
-pub unsafe fn load_peer16(address: u32) -> [u32; 4] {
-    let (a, b, c, d): (u32, u32, u32, u32);
-    // SAFETY: the caller guarantees the address.
-    unsafe {
-        asm!("ld.shared::cluster.v4.u32 {{{a}, {b}, {c}, {d}}}, [{p}];", a = out(reg32) a, b = out(reg32) b,
-            c = out(reg32) c, d = out(reg32) d, p = in(reg32) address)
-    };
-    [a, b, c, d]
-}

@@ -102,17 +102,6 @@ pub fn sync_threads() {
     unsafe { nvptx::_syncthreads() }
 }
 
-/// Named barrier `ID` (1 to 15; 0 is [`sync_threads`]'s) for `THREADS`
-/// threads (a multiple of 32), which also orders their shared-memory
-/// accesses: lets some warps of a block meet without the others.
-#[inline(always)]
-pub fn sync_named<const ID: u32, const THREADS: u32>() {
-    const { assert!(ID > 0 && ID < 16 && THREADS % 32 == 0) };
-    // SAFETY: callers reach the barrier from uniform control flow, THREADS
-    // threads in whole warps.
-    unsafe { asm!("bar.sync {id}, {threads};", id = const ID, threads = const THREADS) };
-}
-
 /// A set of threads that share a loop: thread `first` takes indices
 /// `first, first + step, ...`. Indices are `usize` (64-bit), so loops are
 /// correct past 2^32 elements.

@@ -10,13 +10,11 @@
 //! warpgroups), 13 (`v13.rs`, version 12 in clusters of two blocks that
 //! share the activations through TMA multicast), 17 (`v17.rs`,
 //! versions 5 and 6 in blocks of several groups of warps, each on its own
-//! rows), 18 (`v18.rs`, version 10 with 64 activation rows a block), 19
-//! (`v19.rs`, version 12 with 64) and 21 (`v21.rs`, version 19 with `K`
-//! split across the blocks of a cluster, which add their slices in each
-//! other's shared memory), sharing `mma_tile.rs`, take f16 or bf16 and run
-//! on the tensor cores. Versions 7, 10 to 13, 18 and 19 also split `K`
-//! across blocks into an f32 workspace, which `split_k.rs` reduces into
-//! `y`: those entry points take the arguments their files document. Every version
+//! rows), 18 (`v18.rs`, version 10 with 64 activation rows a block) and
+//! 19 (`v19.rs`, version 12 with 64), sharing `mma_tile.rs`, take f16 or
+//! bf16 and run on the tensor cores. Versions 7, 10 to 13, 18 and 19 also split `K` across
+//! blocks into an f32 workspace, which `split_k.rs` reduces into `y`: those
+//! entry points take the arguments their files document. Every version
 //! finds a row's code words through `quant_kernels_abi::int4::word_index`
 //! (rows in bands of 16, each band stored step by step).
 //!
@@ -68,7 +66,6 @@ mod v13;
 mod v17;
 mod v18;
 mod v19;
-mod v21;
 mod v3;
 mod v4;
 mod v5;

@@ -131,34 +131,6 @@ pub(super) mod hopper {
         RING_ALIGN,
     };
 
-    /// Where the consumers put each activation tile's sums, and what each
-    /// side does once it has done its part of the block's tiles (in its own
-    /// branch: code the two sides shared after it would have to fit the
-    /// producers' registers).
-    pub(in crate::int4_linear) trait TileSink {
-        /// Each consumer thread, once its MMAs of a tile have completed,
-        /// before its first [`store`](Self::store) of the tile.
-        fn tile_done(&self) {}
-
-        /// `store(row, activation_row, sum)` of `TiledGemm::sum_tiles`.
-        fn store(&self, row: usize, activation_row: usize, sum: f32);
-
-        /// Each consumer thread, after its stores of the block's last tile.
-        fn finish_consumer(&self) {}
-
-        /// Each producer thread, after its copies of the block's last tile
-        /// have landed.
-        fn finish_producer(&self) {}
-    }
-
-    /// A closure is a sink that only stores.
-    impl<F: Fn(usize, usize, f32)> TileSink for F {
-        #[inline(always)]
-        fn store(&self, row: usize, activation_row: usize, sum: f32) {
-            self(row, activation_row, sum)
-        }
-    }
-
     /// The ring of tile `S` in shared memory, addressed by the block's
     /// running count of steps (`fill`, across its activation tiles).
     pub(in crate::int4_linear) struct Ring<S> {
@@ -232,7 +204,7 @@ pub(super) mod hopper {
     }
 
     /// The feed of versions 12 and 19: the producers copy the activations from `x`.
-    pub(in crate::int4_linear) struct CopiedActivations<T>(pub(in crate::int4_linear) *const T);
+    pub(super) struct CopiedActivations<T>(pub(super) *const T);
 
     impl<T> Feed<T> for CopiedActivations<T> {
         const PEER_RELEASES: u32 = 0;
@@ -259,7 +231,7 @@ pub(super) mod hopper {
     ///
     /// # Safety
     /// As for `TiledGemm::sum_tiles`, with the launch shape of `S`'s
-    /// version (12, 13, 19 or 21).
+    /// version (12, 13 or 19).
     #[inline(always)]
     pub(in crate::int4_linear) unsafe fn pipeline<
         T: WgmmaHalf,
@@ -273,7 +245,7 @@ pub(super) mod hopper {
         groups: GroupParams,
         dims: (usize, usize, usize),
         steps: Range<usize>,
-        sink: impl TileSink,
+        store: impl Fn(usize, usize, f32),
     ) {
         // One producer thread a weight row's constants.
         const { assert!(S::BLOCK_N == PRODUCER_THREADS && CONSUMER_THREADS + PRODUCER_THREADS == BLOCK_THREADS as usize) };
@@ -297,13 +269,11 @@ pub(super) mod hopper {
             unsafe { set_max_registers::<false, PRODUCER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
             unsafe { produce::<T, F, S>(thread - CONSUMER_THREADS, &ring, &feed, qweight, &groups, dims, steps) };
-            sink.finish_producer();
         } else {
             // SAFETY: each consumer warpgroup, whole; the producers' decreases free what they take.
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
-            unsafe { consume::<T, F, S, TILES, ACC>(thread, &ring, &feed, dims, steps, &sink) };
-            sink.finish_consumer();
+            unsafe { consume::<T, F, S, TILES, ACC>(thread, &ring, &feed, dims, steps, store) };
         }
         feed.finish();
     }
@@ -378,7 +348,7 @@ pub(super) mod hopper {
         feed: &F,
         (m, _, _): (usize, usize, usize),
         steps: Range<usize>,
-        sink: &impl TileSink,
+        store: impl Fn(usize, usize, f32),
     ) {
         let lane = Lane::new::<S>(thread);
         let first_row = block_idx_x() as usize * S::BLOCK_N;
@@ -427,10 +397,7 @@ pub(super) mod hopper {
                     feed.release_peers(ring, fill - 1);
                 }
             }
-            sink.tile_done();
-            lane.store_tiles(&acc, first_row, first_m, &|row, activation_row, sum| {
-                sink.store(row, activation_row, sum)
-            });
+            lane.store_tiles(&acc, first_row, first_m, &store);
         }
     }
 }
