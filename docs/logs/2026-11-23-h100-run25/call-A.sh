@@ -2,7 +2,9 @@
 # Run 25 call A: version 21 (version 19 with K split across a cluster).
 # The clusters the H100 runs at once; the int4 linear and raw-launch GPU
 # tests; versions 19 (split through the workspace) and 21 at M = 32, 64
-# and 128 on the five shapes, and version 13 at 128.
+# and 128 on the five shapes, and version 13 at 128. tests/zz_tmp_slots was
+# a throwaway binary (in no commit) that printed `Kernels::new()?.device()`,
+# whose cluster_slots came from cuOccupancyMaxActiveClusters (commit 405f778).
 cd .carry && tar xJf t.tar.xz && L=$OUT && export REQUIRE_GPU=1
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; tests/zz_tmp_slots; } | tee $L/device-A.txt
 for t in int4_linear raw_launch; do echo "=== tests/$t" >> $L/tests-A.log; timeout 150 tests/$t >> $L/tests-A.log 2>&1; echo "$t exit $?"; done
