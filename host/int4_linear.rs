@@ -415,7 +415,14 @@ impl Int4LinearVersion {
             Self::V13 { .. } => tiled_block!(v13, 2000),
             Self::V18 { .. } => tiled_block!(v18, 1650),
             Self::V19 { .. } => tiled_block!(v19, 1310),
-            _ => return None,
+            // Named, so that a new version must say which it is.
+            Self::V1
+            | Self::V2
+            | Self::V3 { .. }
+            | Self::V4 { .. }
+            | Self::V5 { .. }
+            | Self::V6 { .. }
+            | Self::V17 { .. } => return None,
         })
     }
 
