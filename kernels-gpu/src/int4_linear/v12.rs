@@ -185,12 +185,12 @@ pub(super) mod hopper {
         /// consumer that reads the stage, in any block, has released it.
         unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_m: usize, thread: usize);
 
-        /// Producer thread `thread`'s arrival on `full` (of a ring of tile
-        /// `S`), after its constants of the step are stored.
+        /// Producer thread `thread`'s arrival on `full`, after its
+        /// constants of the step are stored.
         ///
         /// # Safety
         /// `full` is the step's barrier.
-        unsafe fn arrive_full<S: WgmmaTile>(&self, full: u32, thread: usize);
+        unsafe fn arrive_full(&self, full: u32, thread: usize);
 
         /// Each consumer thread, once the MMAs that read `fill`'s stage have
         /// completed, a chunk of MMAs after its own arrival on `empty[s]`:
@@ -217,7 +217,7 @@ pub(super) mod hopper {
         }
         fn finish(&self) {}
         unsafe fn load<S: WgmmaTile>(&self, _: &Ring<S>, _: u32, _: usize, _: usize, _: usize) {}
-        unsafe fn arrive_full<S: WgmmaTile>(&self, full: u32, _: usize) {
+        unsafe fn arrive_full(&self, full: u32, _: usize) {
             // SAFETY: forwarded from the caller.
             unsafe { mbarrier::arrive(full) };
         }
@@ -322,7 +322,7 @@ pub(super) mod hopper {
                     mbarrier::arrive_on_copies(ring.full(fill));
                     feed.load(ring, fill, i, first_m, thread);
                     store_constants::<T, S>(stage + param_slot, &raw, all_slots.clone());
-                    feed.arrive_full::<S>(ring.full(fill), thread);
+                    feed.arrive_full(ring.full(fill), thread);
                     if i + 1 < steps.end {
                         step_groups.prefetch(groups, param_row, i + 1, all_slots.clone());
                     }

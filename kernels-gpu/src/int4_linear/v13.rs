@@ -222,7 +222,7 @@ mod hopper {
         }
 
         #[inline(always)]
-        unsafe fn arrive_full<S: WgmmaTile>(&self, full: u32, thread: usize) {
+        unsafe fn arrive_full(&self, full: u32, thread: usize) {
             // SAFETY: forwarded from the caller.
             unsafe {
                 if thread == 0 {
