@@ -847,7 +847,11 @@ pub fn plan_version<T: Float>(
         let reduce = Launch {
             kernel: SPLIT_K_REDUCE_KERNELS.get::<T>().ok_or_else(unsupported)?,
             config: LaunchConfig {
-                grid: [shape.n.div_ceil(v7::REDUCE_THREADS as usize) as u32, m.min(MAX_GRID_Y as usize) as u32, 1],
+                grid: [
+                    shape.n.div_ceil(v7::REDUCE_THREADS as usize * v7::REDUCE_COLUMNS) as u32,
+                    m.min(MAX_GRID_Y as usize) as u32,
+                    1,
+                ],
                 block: [v7::REDUCE_THREADS, 1, 1],
                 shared_mem_bytes: 0,
             },

@@ -711,7 +711,7 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
 }
 
 /// Versions 7, 10 to 13, 18 and 19 split along `K` on ragged shapes: `M` inside and
-/// past their 128-row tiles (and inside and past version 11's 256), `N` not a multiple of 128, `K` of 6 steps (the last
+/// past their 128-row tiles (and inside and past version 11's 256), `N` not a multiple of 128 (nor, for 1001, of the reduction's 4 columns), `K` of 6 steps (the last
 /// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
 /// an empty slice) and 9 ways (more slices than steps); every group size
 /// and mode, with and without bias (check_layer: f64 reference, poisoned
@@ -735,7 +735,8 @@ fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     for (i, m) in [17, 130, 257].into_iter().enumerate() {
         for (j, mode) in MODES.into_iter().enumerate() {
             for (l, group_size) in [32, 64, 128].into_iter().enumerate() {
-                let n = [200, 1000][(i + j + l) % 2];
+                // 1001: the reduction's element-wise path (n not a multiple of 4).
+                let n = [200, 1001][(i + j + l) % 2];
                 let shape = Int4Shape::new(n, 5 * 128 + group_size, group_size, mode)?;
                 check_layer(kernels, rng, m, shape, (i + l) % 2 == 0, &splits)?;
             }

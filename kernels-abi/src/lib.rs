@@ -322,10 +322,14 @@ pub mod int4_linear {
         pub const fn slice_steps(steps: usize, splits: usize) -> usize {
             steps.div_ceil(splits)
         }
-        /// Threads per block of `int4_linear_split_k_reduce_*`, one output
-        /// column each: grid `(ceil(n / REDUCE_THREADS), min(m,
-        /// MAX_GRID_Y))`, rows past `gridDim.y` looped over.
+        /// Threads per block of `int4_linear_split_k_reduce_*`, each on
+        /// `REDUCE_COLUMNS` output columns: grid
+        /// `(ceil(n / (REDUCE_THREADS * REDUCE_COLUMNS)), min(m, MAX_GRID_Y))`,
+        /// rows past `gridDim.y` looped over.
         pub const REDUCE_THREADS: u32 = 256;
+        /// Output columns a thread of the reduction: a 16-byte load of f32
+        /// partial sums.
+        pub const REDUCE_COLUMNS: usize = 4;
         /// `Int4LinearVersion::best_for` picks a tiled GEMM (version 7, or
         /// its `wgmma` successors on compute capability 9.0) for more
         /// activation rows than this (f16 and bf16), splitting `K` where
