@@ -237,7 +237,8 @@ pub enum Int4LinearVersion {
     /// stage's activations: each block copies half of them with the TMA
     /// unit into both (multicast), so they cross L2 half as often. Compute
     /// capability 9.0 only; split as version 7. The one
-    /// [`best_for`](Self::best_for) chooses there past 64 rows: 1.1-1.25x
+    /// [`best_for`](Self::best_for) chooses there past 64 rows (up to 128
+    /// where the split model predicts it faster than version 19): 1.1-1.25x
     /// faster than version 12 on the larger shapes, 0.94-1.07x of it on the
     /// smallest (docs/PERF.md, run 17).
     V13 { split_k: u32 },
@@ -261,7 +262,8 @@ pub enum Int4LinearVersion {
     /// Version 12's producer and MMA warpgroups with version 18's tile
     /// (256 weight rows x 64 activation rows) and 5 stages. Compute
     /// capability 9.0 only; split as version 7. The one
-    /// [`best_for`](Self::best_for) chooses there from 17 to 64 rows:
+    /// [`best_for`](Self::best_for) chooses there from 17 to 64 rows, and
+    /// up to 128 where the split model predicts it faster than version 13:
     /// 1.10-1.39x faster than version 18 (docs/PERF.md, run 24). (Versions
     /// 20 and 21 were measured and removed: docs/PERF.md, runs 24 and 25.)
     V19 { split_k: u32 },
@@ -348,8 +350,16 @@ impl Int4LinearVersion {
             // version 19 (version 12's pipeline on 64-row tiles): at M = 32
             // and 64 1.10-1.39x faster than version 18 (version 10's loop on
             // them) on every benchmark shape, split or not (run 24, call F).
-            _ if m <= v19::BLOCK_M && Self::V19 { split_k: 1 }.runs_on(device.compute_capability) => {
-                Self::V19 { split_k: 1 }
+            // Up to version 13's 128 rows, two of version 19's tiles where
+            // the split model predicts them faster: at 128 x 4096 x 4096
+            // version 19 split 4 took 17.50 µs against version 13 split 8's
+            // 19.59, and on the other four benchmark shapes at M = 128,
+            // where the model predicts version 13, version 13 was faster
+            // (run 26, call F).
+            _ if m <= v13::BLOCK_M && Self::V19 { split_k: 1 }.runs_on(device.compute_capability) => {
+                let (v19, v13) = (Self::V19 { split_k: 1 }, Self::V13 { split_k: 1 });
+                let predicted = |version| tiled_split(version, m, n, k, device).1;
+                if m <= v19::BLOCK_M || predicted(v19) < predicted(v13) { v19 } else { v13 }
             }
             _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => Self::V13 { split_k: 1 },
             _ => Self::V7 { split_k: 1 },
@@ -647,7 +657,13 @@ pub struct Int4LinearBuffers {
 /// H100, version 7's 32 tiles (N = 4096, M <= 128) split 4 ways, 64 tiles (N
 /// = 8192) 2 ways, and grids of a wave or more rarely split.
 pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, device: &DeviceInfo) -> u32 {
-    let Some(block) = version.tiled_block() else { return 1 };
+    tiled_split(version, m, n, k, device).0
+}
+
+/// [`tiled_split_k`]'s split and the time the model predicts with it, in
+/// ns (0 for a version that is not tiled).
+fn tiled_split(version: Int4LinearVersion, m: usize, n: usize, k: usize, device: &DeviceInfo) -> (u32, u128) {
+    let Some(block) = version.tiled_block() else { return (1, 0) };
     const REDUCE_NS: u128 = 3000;
     let slice_ns = (block.block_n * block.block_m) as u128 * 4 * 2 / 3000; // bytes at 3 bytes/ns
     let tiles = (n.div_ceil(block.block_n) * m.div_ceil(block.block_m)) as u128;
@@ -663,8 +679,8 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
     let no_empty_slice = |splits: usize| (splits - 1) * v7::slice_steps(steps, splits) < steps;
     let best = (2..=most).filter(|&s| no_empty_slice(s)).min_by_key(|&s| predicted_ns(s));
     match best {
-        Some(splits) if 10 * predicted_ns(splits) <= 9 * predicted_ns(1) => splits as u32,
-        _ => 1,
+        Some(splits) if 10 * predicted_ns(splits) <= 9 * predicted_ns(1) => (splits as u32, predicted_ns(splits)),
+        _ => (1, predicted_ns(1)),
     }
 }
 

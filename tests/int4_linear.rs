@@ -106,12 +106,12 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
     // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
     // splits of K: plans_split_k): on the H100 version 19 up to its 64-row
-    // tile and 13 past it, 7 elsewhere.
+    // tile, 19 or 13 up to 13's 128 rows, 13 past them; 7 elsewhere.
     let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
     for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (64, 4096), (128, 4096), (129, 11008), (8192, 4096)] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
         let wgmma = match chosen {
-            Int4LinearVersion::V19 { .. } => m <= v19::BLOCK_M,
+            Int4LinearVersion::V19 { .. } => m <= v13::BLOCK_M,
             Int4LinearVersion::V13 { .. } => m > v19::BLOCK_M,
             _ => false,
         };
@@ -206,12 +206,13 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 fn plans_split_k(rng: &mut Rng) -> TestResult {
     use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19};
     // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15, 17,
-    // 23 and 24): on the H100 version 19 up to 64 rows and 13 past them;
+    // 23, 24 and 26): on the H100 version 19 up to 64 rows, 19 or 13 (the
+    // faster predicted) up to 128, 13 past them;
     // version 7 on a device of as many
     // multiprocessors that has no sm_90a (its tiles are half as tall).
     let no_sm90a = DeviceInfo { compute_capability: (10, 0), multiprocessors: 132 };
     for (m, n, k, v7_split, h100) in [
-        (128, 4096, 4096, 4, V13 { split_k: 8 }),
+        (128, 4096, 4096, 4, V19 { split_k: 4 }),
         (64, 4096, 4096, 4, V19 { split_k: 8 }),
         (64, 8192, 28672, 2, V19 { split_k: 4 }),
         (128, 4096, 11008, 4, V13 { split_k: 8 }),
@@ -235,10 +236,13 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
     let chosen = Int4LinearVersion::best_for::<bf16>(128, 4096, 4096, &a100);
     ensure(chosen == V7 { split_k: 3 }, || format!("A100: {chosen:?}"))?;
-    // Too few steps for two slices of MIN_SLICE_STEPS: no split.
+    // Too few steps for two slices of MIN_SLICE_STEPS: no split (version
+    // 19's two tiles predicted faster than version 13's one).
     let short = (2 * v7::MIN_SLICE_STEPS - 1) * v7::STEP_K;
     let chosen = Int4LinearVersion::best_for::<bf16>(128, 128, short, &H100);
-    ensure(chosen == V13 { split_k: 1 }, || format!("K = {short}: {chosen:?}"))?;
+    ensure(chosen == V19 { split_k: 1 }, || format!("K = {short}: {chosen:?}"))?;
+    let chosen = Int4LinearVersion::best_for::<bf16>(129, 128, short, &H100);
+    ensure(chosen == V13 { split_k: 1 }, || format!("K = {short}, m = 129: {chosen:?}"))?;
     // Any shape and device: no slice empty or shorter than MIN_SLICE_STEPS,
     // no more slices than multiprocessors.
     for _ in 0..5000 {

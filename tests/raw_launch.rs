@@ -112,11 +112,11 @@ fn int4_linear_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
 /// own workspace: the plan's two launches, their documented argument lists,
 /// the workspace length and (version 13) the tensor map it asks for are all
 /// an engine needs (bf16 passed as `u16` bits). The library's plan
-/// (`best_for`: version 13's, with a tensor map, on compute capability
-/// 9.0), and there version 12's too, which takes `x`'s address.
+/// (`best_for`: version 19's on compute capability 9.0 at this shape), and
+/// there versions 13's (with a tensor map) and 12's (`x`'s address) too.
 fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     let Engine { stream, module, device } = engine()?;
-    // 1 or 2 tiles (versions 10 to 13, and 7) of 32 steps: the plans split K
+    // 1 or 2 tiles (versions 10 to 13 and 19, and 7) of 32 steps: the plans split K
     // (8 ways on 16 or more multiprocessors).
     let (m, n, k, group_size) = (128, 256, 4096, 128);
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, group_size, Int4Mode::Symmetric)?;
@@ -134,11 +134,13 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
     let buffers =
         Int4LinearBuffers { m, x_len: m * k, x_address: px, qweight_address: pq, bias_len: Some(n), y_len: m * n };
     let mut plans = vec![int4_linear::plan::<bf16>(&weights.shape(), &buffers, &device)?.expect("a plan")];
-    let v12 = Int4LinearVersion::V12 { split_k: 1 };
-    if v12.runs_on(device.compute_capability) {
-        ensure(plans[0].x_tensor_map.is_some(), || format!("no tensor map on sm_90: {:?}", plans[0]))?;
-        let v12 = v12.with_split_k(int4_linear::tiled_split_k(v12, m, n, k, &device));
-        plans.extend(int4_linear::plan_version::<bf16>(&weights.shape(), &buffers, v12)?);
+    let (v13, v12) = (Int4LinearVersion::V13 { split_k: 1 }, Int4LinearVersion::V12 { split_k: 1 });
+    if v13.runs_on(device.compute_capability) {
+        for version in [v13, v12] {
+            let version = version.with_split_k(int4_linear::tiled_split_k(version, m, n, k, &device));
+            plans.extend(int4_linear::plan_version::<bf16>(&weights.shape(), &buffers, version)?);
+        }
+        ensure(plans[1].x_tensor_map.is_some(), || format!("no tensor map for version 13: {:?}", plans[1]))?;
     }
     for plan in plans {
         let split = plan.split_k.ok_or_else(|| format!("the plan does not split K: {plan:?}"))?;
