@@ -121,7 +121,7 @@ unsafe fn reduce_rows<T: Float, const VECTORS: bool>(
         }
         let values: [T; REDUCE_COLUMNS] = core::array::from_fn(|j| T::from_f32(sum[j] + bias[j]));
         if VECTORS {
-            // SAFETY: 8-byte aligned (16-byte rows), the row's 4 columns from `first`.
+            // SAFETY: y on 16 bytes and n a multiple of 4 put `output` on 8; the row's 4 columns from `first`.
             unsafe { *y.add(output).cast::<Outputs<T>>() = Outputs(values) };
         } else {
             for (j, value) in values.iter().enumerate() {
