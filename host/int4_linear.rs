@@ -350,6 +350,9 @@ impl Int4LinearVersion {
             // version 19 (version 12's pipeline on 64-row tiles): at M = 32
             // and 64 1.10-1.39x faster than version 18 (version 10's loop on
             // them) on every benchmark shape, split or not (run 24, call F).
+            _ if m <= v19::BLOCK_M && Self::V19 { split_k: 1 }.runs_on(device.compute_capability) => {
+                Self::V19 { split_k: 1 }
+            }
             // Up to version 13's 128 rows, two of version 19's tiles where
             // the split model predicts them faster: at 128 x 4096 x 4096
             // version 19 split 4 took 17.50 µs against version 13 split 8's
@@ -357,9 +360,11 @@ impl Int4LinearVersion {
             // where the model predicts version 13, version 13 was faster
             // (run 26, call F).
             _ if m <= v13::BLOCK_M && Self::V19 { split_k: 1 }.runs_on(device.compute_capability) => {
+                // Each with the split the model picks for it: already tuned.
                 let (v19, v13) = (Self::V19 { split_k: 1 }, Self::V13 { split_k: 1 });
-                let predicted = |version| tiled_split(version, m, n, k, device).1;
-                if m <= v19::BLOCK_M || predicted(v19) < predicted(v13) { v19 } else { v13 }
+                let ((v19_split, v19_ns), (v13_split, v13_ns)) =
+                    (tiled_split(v19, m, n, k, device), tiled_split(v13, m, n, k, device));
+                return if v19_ns < v13_ns { v19.with_split_k(v19_split) } else { v13.with_split_k(v13_split) };
             }
             _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => Self::V13 { split_k: 1 },
             _ => Self::V7 { split_k: 1 },
