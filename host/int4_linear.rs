@@ -28,7 +28,7 @@ use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::GROUP_SIZES;
 use quant_kernels_abi::int4_linear::{
-    MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17, v18, v19,
+    MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17, v18, v19, v22,
 };
 
 /// Version 1's decode entry point (one activation row per block).
@@ -157,6 +157,14 @@ pub const V19_KERNELS: PerFloat<Option<&str>> =
 pub const V19_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v19_split_k_f16"), bf16: Some("int4_linear_v19_split_k_bf16") };
 
+/// Version 22's entry points (version 19 with 16 activation rows a block; sm_90a only).
+pub const V22_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v22_f16"), bf16: Some("int4_linear_v22_bf16") };
+
+/// Version 22's split-K entry points (see [`SplitK`]).
+pub const V22_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v22_split_k_f16"), bf16: Some("int4_linear_v22_split_k_bf16") };
+
 /// Version 12's entry points (version 10 with a producer warpgroup; sm_90a only).
 pub const V12_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v12_f16"), bf16: Some("int4_linear_v12_bf16") };
@@ -267,10 +275,14 @@ pub enum Int4LinearVersion {
     /// 1.10-1.39x faster than version 18 (docs/PERF.md, run 24). (Versions
     /// 20 and 21 were measured and removed: docs/PERF.md, runs 24 and 25.)
     V19 { split_k: u32 },
+    /// Version 19 with 16 activation rows a block (`wgmma` m64n16k16) and
+    /// 8 stages: up to 16 rows, a quarter of version 19's MMAs. Compute
+    /// capability 9.0 only; split as version 7.
+    V22 { split_k: u32 },
 }
 
-/// What the host needs of a tiled GEMM's block (versions 7, 10 to 13, 18
-/// and 19), from its ABI module, and its measured step.
+/// What the host needs of a tiled GEMM's block (versions 7, 10 to 13, 18,
+/// 19 and 22), from its ABI module, and its measured step.
 #[derive(Debug, Clone, Copy)]
 struct TiledBlock {
     /// Weight rows and activation rows a block.
@@ -303,7 +315,7 @@ macro_rules! tiled_block {
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 14] = [
+    pub const ALL: [Self; 15] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -318,11 +330,17 @@ impl Int4LinearVersion {
         Self::V17 { row_groups: 2, warps: 8 },
         Self::V18 { split_k: 1 },
         Self::V19 { split_k: 1 },
+        Self::V22 { split_k: 1 },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
     /// `n x k` weights on `device`, with its launch choice ([`tuned`](Self::tuned)).
     pub fn best_for<T: Float>(m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
+        if T::NAME != "f32"
+            && let Some(v22) = v22_where_slices_are_long(m, n, k, device)
+        {
+            return v22;
+        }
         let version = match T::NAME {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
@@ -410,7 +428,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// The block of a tiled GEMM (versions 7, 10 to 13, 18 and 19).
+    /// The block of a tiled GEMM (versions 7, 10 to 13, 18, 19 and 22).
     fn tiled_block(self) -> Option<TiledBlock> {
         // The steps: 2.0 µs for version 7 (run 8: 65.5 µs for 32 steps),
         // 2.4 µs for version 10 (run 14: 76.2 µs for 32 steps at
@@ -430,6 +448,9 @@ impl Int4LinearVersion {
             Self::V13 { .. } => tiled_block!(v13, 2000),
             Self::V18 { .. } => tiled_block!(v18, 1650),
             Self::V19 { .. } => tiled_block!(v19, 1310),
+            // 0.97 µs for version 22 (run 27, call D: 62.1 µs for 64 steps
+            // at 16 x 28672 x 8192).
+            Self::V22 { .. } => tiled_block!(v22, 970),
             // Named, so that a new version must say which it is.
             Self::V1
             | Self::V2
@@ -466,7 +487,7 @@ impl Int4LinearVersion {
     }
 
     /// The slices `K` is split into, for the tiled GEMMs (versions 7, 10 to
-    /// 13, 18 and 19; the others have no split).
+    /// 13, 18, 19 and 22; the others have no split).
     pub fn split_k(self) -> Option<u32> {
         match self {
             Self::V7 { split_k }
@@ -474,6 +495,7 @@ impl Int4LinearVersion {
             | Self::V11 { split_k }
             | Self::V18 { split_k }
             | Self::V19 { split_k }
+            | Self::V22 { split_k }
             | Self::V12 { split_k }
             | Self::V13 { split_k } => Some(split_k),
             _ => None,
@@ -502,13 +524,14 @@ impl Int4LinearVersion {
             Self::V11 { .. } => Self::V11 { split_k },
             Self::V18 { .. } => Self::V18 { split_k },
             Self::V19 { .. } => Self::V19 { split_k },
+            Self::V22 { .. } => Self::V22 { split_k },
             Self::V12 { .. } => Self::V12 { split_k },
             Self::V13 { .. } => Self::V13 { split_k },
             unsplit => unsplit,
         }
     }
 
-    /// 1 to 7, 10 to 13 and 17 to 19.
+    /// 1 to 7, 10 to 13, 17 to 19 and 22.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -525,11 +548,12 @@ impl Int4LinearVersion {
             Self::V17 { .. } => 17,
             Self::V18 { .. } => 18,
             Self::V19 { .. } => 19,
+            Self::V22 { .. } => 22,
         }
     }
 
     /// Whether this version runs on a device of `compute_capability`:
-    /// versions 10 to 13, 18 and 19 are only in the `sm_90a` PTX, which
+    /// versions 10 to 13, 18, 19 and 22 are only in the `sm_90a` PTX, which
     /// only compute capability 9.0 runs (elsewhere their entry points trap).
     pub fn runs_on(self, compute_capability: (u32, u32)) -> bool {
         self.tiled_block().and_then(|block| block.only_on).is_none_or(|only| only == compute_capability)
@@ -566,6 +590,8 @@ impl Int4LinearVersion {
             Self::V18 { .. } => V18_KERNELS,
             Self::V19 { split_k } if split_k > 1 => V19_SPLIT_K_KERNELS,
             Self::V19 { .. } => V19_KERNELS,
+            Self::V22 { split_k } if split_k > 1 => V22_SPLIT_K_KERNELS,
+            Self::V22 { .. } => V22_KERNELS,
             Self::V12 { split_k } if split_k > 1 => V12_SPLIT_K_KERNELS,
             Self::V12 { .. } => V12_KERNELS,
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
@@ -589,6 +615,30 @@ fn check_warps(version: Int4LinearVersion, m: usize, warps: u32) -> Result<(), E
     } else {
         Err(Error::InvalidBlockThreads { threads: warps.saturating_mul(32), max: 32 * most })
     }
+}
+
+/// The fewest steps of `K` a slice of version 22 must hold for
+/// [`Int4LinearVersion::best_for`] to take it over version 17 (9 to 16
+/// rows). At M = 16 on the H100 (docs/PERF.md, run 27, calls A and D)
+/// version 22 was 1.12-1.15x faster than version 17 at 11008 x 4096 (split
+/// 3, slices of 11 steps), 1.08-1.11x at 4096 x 11008 (split 8, 11 steps)
+/// and 1.06x at 28672 x 8192 (unsplit, 64 steps); 1.1x slower at 4096 x
+/// 4096 (split 8, 4 steps), where the ring's fill and the reduction cost
+/// more than the slices save, and 1.03x slower at 8192 x 28672 (split 4,
+/// 56 steps), which this rule still gives version 22.
+const V22_MIN_SLICE_STEPS: usize = 8;
+
+/// Version 22 with its split, for 9 to 16 activation rows (version 17's
+/// wide tile) on a device that runs it, where its slices hold at least
+/// [`V22_MIN_SLICE_STEPS`] steps.
+fn v22_where_slices_are_long(m: usize, n: usize, k: usize, device: &DeviceInfo) -> Option<Int4LinearVersion> {
+    let v22 = Int4LinearVersion::V22 { split_k: 1 };
+    if !wide_tile(m) || m > v7::ABOVE_M || !v22.runs_on(device.compute_capability) {
+        return None;
+    }
+    let splits = tiled_split_k(v22, m, n, k, device);
+    let slice = v7::slice_steps(k.div_ceil(v7::STEP_K), splits as usize);
+    (slice >= V22_MIN_SLICE_STEPS).then_some(v22.with_split_k(splits))
 }
 
 /// Whether `m` activation rows take the versions' wide tile (16 rows a
@@ -639,7 +689,7 @@ pub struct Int4LinearBuffers {
     pub y_len: usize,
 }
 
-/// The split of `K` that a tiled GEMM (version 7, 10 to 13, 18 or 19; 1 for
+/// The split of `K` that a tiled GEMM (version 7, 10 to 13, 18, 19 or 22; 1 for
 /// the others) is predicted fastest with for `m` activation rows and `n x
 /// k` weights on `device`, 1 for none.
 ///
@@ -696,7 +746,7 @@ pub struct Int4LinearPlan {
     /// The layer's kernel. Without a split of `K` it writes `y`, and its
     /// arguments are those [`plan`] lists; with one, see [`SplitK`].
     pub launch: Launch,
-    /// The split of `K` into more than one slice (versions 7, 10 to 13, 18 and 19), if any.
+    /// The split of `K` into more than one slice (versions 7, 10 to 13, 18, 19 and 22), if any.
     pub split_k: Option<SplitK>,
     /// Version 13 takes a tensor map of `x` as its first argument, in
     /// place of `x`'s address: this says what to encode.
@@ -723,7 +773,7 @@ pub struct XTensorMap {
     pub box_rows: usize,
 }
 
-/// A call of version 7, 10 to 13, 18 or 19 with `K` split into `splits > 1` slices: `launch`
+/// A call of version 7, 10 to 13, 18, 19 or 22 with `K` split into `splits > 1` slices: `launch`
 /// (of the [`Int4LinearPlan`]) sums each slice of `K` into an f32
 /// workspace `partials[splits][m][n]`, and `reduce` adds the slices and the
 /// bias into `y`.

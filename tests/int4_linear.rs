@@ -9,7 +9,7 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17, v18, v19};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17, v18, v19, v22};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -87,21 +87,32 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         Error::UnsupportedType { kernel: "int4_linear", version: 3, dtype: "f32" },
     )?;
     // Up to v7::ABOVE_M (16) rows, version 17 (run 23): one group of 2 to 8
-    // warps splitting K, or one-warp groups filling the block past 16384 rows.
+    // warps splitting K, or one-warp groups filling the block past 16384 rows;
+    // from 9 rows on the H100, version 22 where its slices hold 8 steps or
+    // more (run 27).
     let v17 = |row_groups, warps| Int4LinearVersion::V17 { row_groups, warps };
+    let v22 = |split_k| Int4LinearVersion::V22 { split_k };
     for (m, n, k, expected) in [
         (1, 4096, 4096, v17(1, 8)),
         (1, 11008, 4096, v17(1, 2)),
         (1, 8192, 28672, v17(1, 4)),
         (1, 28672, 8192, v17(16, 16)),
         (8, 28672, 4096, v17(16, 16)),
-        (16, 11008, 4096, v17(1, 2)),
-        (16, 28672, 8192, v17(8, 8)),
-        (9, 8192, 4096, v17(1, 4)),
+        (16, 4096, 4096, v17(1, 8)),
+        (16, 11008, 4096, v22(3)),
+        (16, 4096, 11008, v22(8)),
+        (16, 28672, 8192, v22(1)),
+        (16, 8192, 28672, v22(4)),
+        (9, 8192, 4096, v22(4)),
+        (9, 28672, 896, v17(8, 8)),
     ] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, k, &H100);
         ensure(chosen == expected, || format!("{m}x{n}x{k}: {chosen:?}"))?;
     }
+    // Version 22 only where it runs (sm_90a).
+    let sm80 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 132 };
+    let chosen = Int4LinearVersion::best_for::<bf16>(16, 28672, 8192, &sm80);
+    ensure(matches!(chosen, Int4LinearVersion::V17 { .. }), || format!("sm_80 16x28672x8192: {chosen:?}"))?;
     let chosen = Int4LinearVersion::best_for::<f32>(1, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
     // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
@@ -204,7 +215,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// never with an empty or too short slice, and planned as two launches and
 /// a workspace.
 fn plans_split_k(rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19};
+    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19, V22};
     // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15, 17,
     // 23, 24 and 26): on the H100 version 19 up to 64 rows, 19 or 13 (the
     // faster predicted) up to 128, 13 past them;
@@ -258,6 +269,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
             V13 { split_k: 1 },
             V18 { split_k: 1 },
             V19 { split_k: 1 },
+            V22 { split_k: 1 },
         ];
         let version = tiled[rng.below(tiled.len())];
         let splits = int4_linear::tiled_split_k(version, m, n, k, &device) as usize;
@@ -329,11 +341,11 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     )
 }
 
-/// Versions 10 to 13, 18 and 19: their own tiles, block and shared memory,
+/// Versions 10 to 13, 18, 19 and 22: their own tiles, block and shared memory,
 /// both entry points each, and only on compute capability 9.0 (their PTX is
 /// sm_90a); version 13's grid in whole clusters, and its limits.
 fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V10, V11, V12, V13, V18, V19};
+    use Int4LinearVersion::{V10, V11, V12, V13, V18, V19, V22};
     let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
     for (version, split, tiles, threads, shared_mem_bytes) in [
         (V10 { split_k: 1 }, V10 { split_k: 2 }, [3, 3], 256, v10::SHARED_BYTES),
@@ -343,6 +355,7 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         // 600 rows: 3 blocks of 256, a cluster of 2 and one whose second block has no rows.
         (V13 { split_k: 1 }, V13 { split_k: 2 }, [4, 3], 512, v13::SHARED_BYTES),
         (V19 { split_k: 1 }, V19 { split_k: 2 }, [3, 5], 512, v19::SHARED_BYTES),
+        (V22 { split_k: 1 }, V22 { split_k: 2 }, [3, 17], 512, v22::SHARED_BYTES),
     ] {
         let number = version.number();
         let whole = only_launch(int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version))?;
@@ -364,7 +377,7 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         )?;
         let runs = [(8, 0), (8, 9), (9, 0), (10, 0), (12, 0)].map(|cc| version.runs_on(cc));
         ensure(runs == [false, false, true, false, false], || format!("v{number} runs_on: {runs:?}"))?;
-        // Within the H100's 227 KB a block (v10 209 KB, v11 to v13 225 KB, v18 145 KB, v19 201 KB).
+        // Within the H100's 227 KB a block (v10 209 KB, v11 to v13 and v22 225 KB, v18 145 KB, v19 201 KB).
         ensure(shared_mem_bytes <= 227 * 1024, || format!("v{number}: {shared_mem_bytes} bytes of shared memory"))?;
     }
     // Version 13 reads x through a tensor map of it (k columns, m rows).
@@ -378,7 +391,7 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         int4_linear::plan_version::<f16>(&shape, &buffers(limit + 1, &shape, false), V13 { split_k: 1 }),
         Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
     )?;
-    for version in [V12 { split_k: 1 }, V19 { split_k: 1 }] {
+    for version in [V12 { split_k: 1 }, V19 { split_k: 1 }, V22 { split_k: 1 }] {
         let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
         ensure(plan.x_tensor_map.is_none(), || format!("{plan:?}"))?;
     }
@@ -468,8 +481,8 @@ fn plans_v17_blocks(_: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Every version with its default launch, and versions 7, 10 to 13, 18
-/// and 19 split [`SPLIT`] ways.
+/// Every version with its default launch, and versions 7, 10 to 13, 18,
+/// 19 and 22 split [`SPLIT`] ways.
 fn versions_under_test() -> Vec<Int4LinearVersion> {
     let split = [
         Int4LinearVersion::V7 { split_k: SPLIT },
@@ -479,6 +492,7 @@ fn versions_under_test() -> Vec<Int4LinearVersion> {
         Int4LinearVersion::V13 { split_k: SPLIT },
         Int4LinearVersion::V18 { split_k: SPLIT },
         Int4LinearVersion::V19 { split_k: SPLIT },
+        Int4LinearVersion::V22 { split_k: SPLIT },
     ];
     Int4LinearVersion::ALL.into_iter().chain(split).collect()
 }
@@ -714,7 +728,7 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Versions 7, 10 to 13, 18 and 19 split along `K` on ragged shapes: `M` inside and
+/// Versions 7, 10 to 13, 18, 19 and 22 split along `K` on ragged shapes: `M` inside and
 /// past their 128-row tiles (and inside and past version 11's 256), `N` not a multiple of 128 (nor, for 1001, of the reduction's 4 columns), `K` of 6 steps (the last
 /// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
 /// an empty slice) and 9 ways (more slices than steps); every group size
@@ -733,6 +747,7 @@ fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
                 Int4LinearVersion::V13 { split_k },
                 Int4LinearVersion::V18 { split_k },
                 Int4LinearVersion::V19 { split_k },
+                Int4LinearVersion::V22 { split_k },
             ]
         })
         .collect();
@@ -925,6 +940,7 @@ fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult 
         Int4LinearVersion::V12 { split_k: 1 },
         Int4LinearVersion::V13 { split_k: 1 },
         Int4LinearVersion::V19 { split_k: 1 },
+        Int4LinearVersion::V22 { split_k: 1 },
     ];
     for version in versions {
         if !version.runs_on(compute_capability) {

@@ -343,7 +343,7 @@ pub mod int4_linear {
         pub const MIN_SLICE_STEPS: usize = 4;
     }
 
-    /// The constants of a warpgroup-MMA tile (versions 10 to 13, 18 and 19)
+    /// The constants of a warpgroup-MMA tile (versions 10 to 13, 18, 19 and 22)
     /// from its weight rows per warpgroup, activation rows and stages;
     /// the main loop's own constants (threads, shared memory) come from
     /// [`block_barrier_loop!`] or [`producer_consumer_loop!`].
@@ -401,7 +401,7 @@ pub mod int4_linear {
     }
 
     /// The launch constants of the producer-consumer main loop (versions
-    /// 12, 13 and 19: producer warpgroups copy, MMA warpgroups multiply, and
+    /// 12, 13, 19 and 22: producer warpgroups copy, MMA warpgroups multiply, and
     /// they meet at mbarriers a stage).
     macro_rules! producer_consumer_loop {
         () => {
@@ -499,6 +499,16 @@ pub mod int4_linear {
     /// stages (one more than version 12 in about as much shared memory: 201 KB).
     pub mod v19 {
         wgmma_tile!(128, 64, 5);
+        producer_consumer_loop!();
+    }
+
+    /// Version 22, `int4_linear_v22_*` and `int4_linear_v22_split_k_*`
+    /// (sm_90a only): version 19 with 16 activation rows a block
+    /// (`m64n16k16`), for up to 16 rows: a quarter of version 19's MMAs
+    /// and activations a step, and 8 stages of 28 KB (225 KB of shared
+    /// memory), all in flight.
+    pub mod v22 {
+        wgmma_tile!(128, 16, 8);
         producer_consumer_loop!();
     }
 

@@ -3,7 +3,7 @@
 //! 16xN B into a 64xN f32 accumulator in one asynchronous instruction, B read
 //! by the tensor cores straight from shared memory.
 //!
-//! **Fragments** of `m64n{64,128,256}k16` with A in registers (PTX ISA,
+//! **Fragments** of `m64n{16,64,128,256}k16` with A in registers (PTX ISA,
 //! "Register Fragments and Shared Memory Matrix Layouts" of wgmma): warp `w`
 //! of the warpgroup holds rows `16w .. 16w + 16` of A and of the
 //! accumulator, as the A and C operands of `mma.m16n8k16` do (see
@@ -65,8 +65,15 @@ macro_rules! asm_with_accumulators {
     };
 }
 
-/// Calls `$macro!` with the indices of the 32 accumulators of `m64n64k16`
+/// Calls `$macro!` with the indices of the 8 accumulators of `m64n16k16`
 /// prepended to its arguments.
+macro_rules! accumulators_8 {
+    ($macro:ident!($($arguments:tt)*)) => {
+        $macro!([0 1 2 3 4 5 6 7], $($arguments)*)
+    };
+}
+
+/// As [`accumulators_8!`], the 32 of `m64n64k16`.
 macro_rules! accumulators_32 {
     ($macro:ident!($($arguments:tt)*)) => {
         $macro!([
@@ -118,6 +125,12 @@ pub trait WgmmaHalf: MmaHalf {
     /// As for [`mma_m64n128k16`](Self::mma_m64n128k16).
     unsafe fn mma_m64n64k16(acc: &mut [f32; 32], a: [u32; 4], b: u64, accumulate: bool);
 
+    /// As [`mma_m64n128k16`](Self::mma_m64n128k16), with a B of 16 x 16.
+    ///
+    /// # Safety
+    /// As for [`mma_m64n128k16`](Self::mma_m64n128k16).
+    unsafe fn mma_m64n16k16(acc: &mut [f32; 8], a: [u32; 4], b: u64, accumulate: bool);
+
     /// As [`mma_m64n128k16`](Self::mma_m64n128k16), with a B of 16 x 256.
     ///
     /// # Safety
@@ -125,7 +138,7 @@ pub trait WgmmaHalf: MmaHalf {
     unsafe fn mma_m64n256k16(acc: &mut [f32; 128], a: [u32; 4], b: u64, accumulate: bool);
 }
 
-/// The body of `mma_m64n{64,128,256}k16`: scale-d = `$accumulate` (0: the
+/// The body of `mma_m64n{16,64,128,256}k16`: scale-d = `$accumulate` (0: the
 /// accumulators' inputs are ignored), A and B unnegated, B not transposed.
 macro_rules! mma_asm {
     ($indices:tt, $acc:ident, $shape:literal, $ptx:literal, $a:ident, $b:ident, $accumulate:ident) => {
@@ -161,6 +174,12 @@ macro_rules! wgmma_half {
             unsafe fn mma_m64n64k16(acc: &mut [f32; 32], a: [u32; 4], b: u64, accumulate: bool) {
                 // SAFETY: the caller guarantees the warpgroup-wide conditions.
                 unsafe { accumulators_32!(mma_asm!(acc, "m64n64k16", $ptx, a, b, accumulate)) }
+            }
+
+            #[inline(always)]
+            unsafe fn mma_m64n16k16(acc: &mut [f32; 8], a: [u32; 4], b: u64, accumulate: bool) {
+                // SAFETY: the caller guarantees the warpgroup-wide conditions.
+                unsafe { accumulators_8!(mma_asm!(acc, "m64n16k16", $ptx, a, b, accumulate)) }
             }
 
             #[inline(always)]
@@ -208,8 +227,8 @@ pub fn wait<const PENDING: u32>() {
 }
 
 /// `acc += A * B` (or `acc = A * B` when `accumulate` is false) by
-/// `m64n64k16` (`ACC` = 32 accumulators), `m64n128k16` (64) or
-/// `m64n256k16` (128):
+/// `m64n16k16` (`ACC` = 8 accumulators), `m64n64k16` (32), `m64n128k16`
+/// (64) or `m64n256k16` (128):
 /// the MMA whose accumulators `acc` holds. Starting a sum with `accumulate`
 /// false, rather than zeroing the registers, keeps ptxas from serializing
 /// the MMAs: it does so (warning C7515) where other instructions write
@@ -219,11 +238,12 @@ pub fn wait<const PENDING: u32>() {
 /// As for [`WgmmaHalf::mma_m64n128k16`].
 #[inline(always)]
 pub unsafe fn mma<T: WgmmaHalf, const ACC: usize>(acc: &mut [f32; ACC], a: [u32; 4], b: u64, accumulate: bool) {
-    const { assert!(ACC == 32 || ACC == 64 || ACC == 128) };
+    const { assert!(ACC == 8 || ACC == 32 || ACC == 64 || ACC == 128) };
     let acc: *mut [f32; ACC] = acc;
     // SAFETY: the array has exactly the length cast to; the rest is the caller's.
     unsafe {
         match ACC {
+            8 => T::mma_m64n16k16(&mut *acc.cast(), a, b, accumulate),
             32 => T::mma_m64n64k16(&mut *acc.cast(), a, b, accumulate),
             64 => T::mma_m64n128k16(&mut *acc.cast(), a, b, accumulate),
             _ => T::mma_m64n256k16(&mut *acc.cast(), a, b, accumulate),
@@ -236,11 +256,11 @@ pub unsafe fn mma<T: WgmmaHalf, const ACC: usize>(acc: &mut [f32; ACC], a: [u32;
 /// their MMAs).
 #[inline(always)]
 pub fn fence_accumulators<const ACC: usize>(acc: &mut [f32; ACC]) {
-    const { assert!(ACC % 32 == 0) };
-    for block in acc.chunks_exact_mut(32) {
+    const { assert!(ACC % 8 == 0) };
+    for block in acc.chunks_exact_mut(8) {
         // SAFETY: no instruction, a PTX comment naming the registers.
         unsafe {
-            accumulators_32!(asm_with_accumulators!(block, ["// "], [], options(nomem, nostack, preserves_flags)))
+            accumulators_8!(asm_with_accumulators!(block, ["// "], [], options(nomem, nostack, preserves_flags)))
         };
     }
 }

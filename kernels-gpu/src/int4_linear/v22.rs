@@ -1,0 +1,33 @@
+//! Version 22 (`sm_90a` only): version 19's pipeline ([`super::v12`]) with
+//! a tile of 256 weight rows x 16 activation rows (`wgmma.mma_async.m64n16k16`).
+//! Shapes from `quant_kernels_abi::int4_linear::v22`.
+//!
+//! Up to 16 activation rows version 19 multiplies 64, and its step (1.31 µs
+//! at 64 x 28672 x 8192, run 24) is about twice what the weights' bytes
+//! cost at the copy bandwidth: its MMAs and its activations are a quarter
+//! of that here, and a stage 28 KB instead of 40, so 8 stages fit. The MMA
+//! warpgroups still dequantize every weight of a step once, as version 17
+//! does at M = 16 (which reads the weights once per 16 rows too).
+//!
+//! Shared memory: version 12's ring of `STAGES` stages, each version 10's
+//! codes and activations (layout in `v10.rs`, 16 activation rows: two
+//! swizzle atoms a half) followed by the step's group constants, then the
+//! barriers. Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M),
+//! MAX_GRID_Y), splits)`, exactly `BLOCK_THREADS` (512) threads,
+//! `SHARED_BYTES` of dynamic shared memory. In the `sm_80` PTX the entry
+//! points trap.
+
+use super::mma_tile::{linear_tiled, linear_tiled_split_k, tiled_entry_points};
+use super::v10::wgmma_tile;
+use super::v12::ProducerConsumer;
+use crate::float::Bf16;
+
+/// Version 22's main loop.
+pub(super) type V22 = ProducerConsumer<2, 8>;
+
+wgmma_tile!(V22, v22);
+
+tiled_entry_points! {
+    V22: int4_linear_v22_f16, int4_linear_v22_bf16;
+    split_k: int4_linear_v22_split_k_f16, int4_linear_v22_split_k_bf16
+}
