@@ -277,7 +277,10 @@ pub enum Int4LinearVersion {
     V19 { split_k: u32 },
     /// Version 19 with 16 activation rows a block (`wgmma` m64n16k16) and
     /// 8 stages: up to 16 rows, a quarter of version 19's MMAs. Compute
-    /// capability 9.0 only; split as version 7.
+    /// capability 9.0 only; split as version 7. The one
+    /// [`best_for`](Self::best_for) chooses there from 9 to 16 rows where
+    /// its slices of `K` hold at least 8 steps: 1.06-1.15x faster than
+    /// version 17 at M = 16 on three benchmark shapes (docs/PERF.md, run 27).
     V22 { split_k: u32 },
 }
 
