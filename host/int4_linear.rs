@@ -339,6 +339,8 @@ impl Int4LinearVersion {
     /// The version [`plan`] uses for `m` activation rows of type `T` and
     /// `n x k` weights on `device`, with its launch choice ([`tuned`](Self::tuned)).
     pub fn best_for<T: Float>(m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
+        // From 9 to 16 rows, version 22 where its slices are long enough
+        // (`V22_MIN_SLICE_STEPS`); version 17 elsewhere up to 16 rows.
         if T::NAME != "f32"
             && let Some(v22) = v22_where_slices_are_long(m, n, k, device)
         {
