@@ -264,7 +264,7 @@ pub(super) mod hopper {
                 }
                 let accumulate = i > first_step;
                 // SAFETY: the whole block, after the barrier that made the stage visible.
-                unsafe { mma_step::<T, S, TILES, ACC>(&mut acc, accumulate, stage, constants, &lane, |_| {}) };
+                unsafe { mma_step::<T, S, TILES, ACC, false>(&mut acc, accumulate, stage, constants, &lane, |_| {}) };
             }
             wgmma::wait::<0>();
             for acc in acc.iter_mut() {
@@ -386,6 +386,13 @@ pub(super) mod hopper {
             Self { slots_per_row: (k / 32) as u32, slot_shift: groups.group_shift - 5 }
         }
 
+        /// Whether a step is one group (G = 128, so `k % 128 == 0`): its
+        /// four slots hold the same constants.
+        #[inline(always)]
+        pub(in crate::int4_linear) fn one_group(&self) -> bool {
+            self.slot_shift == 2
+        }
+
         /// The scale bits and zero point of row `row`'s group in each of
         /// the step's slots `slots` (`(0, 0)` in the others, and past `k`,
         /// where the codes and activations are zero), each group read once.
@@ -403,7 +410,7 @@ pub(super) mod hopper {
             // SAFETY: row < n. (Its offsets are computed at each call:
             // hoisted out of the loop they would hold 64-bit registers.)
             let row = unsafe { groups.row(in_place(row)) };
-            if self.slot_shift == 2 {
+            if self.one_group() {
                 // G = 128 (so k % 128 == 0): the step is one group, read
                 // once for all its slots, without the general loop's
                 // branch a slot. Version 22, whose step is bound by issue,
@@ -480,14 +487,21 @@ pub(super) mod hopper {
     /// at `constants`, fences, issues one MMA a tile as one group, waits
     /// until only that group is pending and calls `after_chunk(chunk)`. The
     /// first chunk's MMAs add to `acc` if `accumulate`, else overwrite it
-    /// (a tile's first step).
+    /// (a tile's first step). With `ONE_GROUP` (G = 128: the step is one
+    /// group) only slot 0 of the constants is read, for every slot.
     ///
     /// # Safety
     /// The whole warpgroup calls it; the stage and constants are written
     /// and visible to the MMAs (the async proxy), and stay unwritten until
     /// a `wgmma::wait` covers the step's last group.
     #[inline(always)]
-    pub(in crate::int4_linear) unsafe fn mma_step<T: WgmmaHalf, S: WgmmaTile, const TILES: usize, const ACC: usize>(
+    pub(in crate::int4_linear) unsafe fn mma_step<
+        T: WgmmaHalf,
+        S: WgmmaTile,
+        const TILES: usize,
+        const ACC: usize,
+        const ONE_GROUP: bool,
+    >(
         acc: &mut [[f32; ACC]; TILES],
         accumulate: bool,
         stage: u32,
@@ -496,22 +510,27 @@ pub(super) mod hopper {
         mut after_chunk: impl FnMut(usize),
     ) {
         const { assert!(TILES * 64 == S::WARPGROUP_N && 2 * ACC == S::BLOCK_M && STEP_K == 128) };
-        for p in 0..GROUPS_PER_STEP {
-            // Words 4p .. 4p + 4 (columns 32p .. 32p + 32, slot p of the
-            // constants) of the lane's rows, and their group's constants.
-            // SAFETY: aligned slots inside the stage and the buffer.
-            let codes: [[[u32; 4]; 2]; TILES] = from_fn(|a| {
-                let chunk = lane.codes + ((16 * p as u32) ^ lane.code_swizzle);
-                from_fn(|h| unsafe { load_shared16(stage + chunk + (4096 * a + 512 * h) as u32) })
-            });
-            let row_params: [[RowParams; 2]; TILES] = from_fn(|a| {
+        // The constants of slot p for the lane's rows of each tile.
+        let slot_params = |p: usize| -> [[RowParams; 2]; TILES] {
+            from_fn(|a| {
                 from_fn(|h| {
-                    // SAFETY: as above.
+                    // SAFETY: an aligned slot inside the buffer.
                     let slot = constants + (S::PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane.params;
                     let [scale, neg_offset] = unsafe { load_shared8(slot) };
                     RowParams { scale, neg_offset }
                 })
+            })
+        };
+        let step_params = ONE_GROUP.then(|| slot_params(0));
+        for p in 0..GROUPS_PER_STEP {
+            // Words 4p .. 4p + 4 (columns 32p .. 32p + 32, slot p of the
+            // constants) of the lane's rows, and their group's constants.
+            // SAFETY: aligned slots inside the stage.
+            let codes: [[[u32; 4]; 2]; TILES] = from_fn(|a| {
+                let chunk = lane.codes + ((16 * p as u32) ^ lane.code_swizzle);
+                from_fn(|h| unsafe { load_shared16(stage + chunk + (4096 * a + 512 * h) as u32) })
             });
+            let row_params = step_params.unwrap_or_else(|| slot_params(p));
             for half in 0..2 {
                 let fragments: [[u32; 4]; TILES] = from_fn(|a| {
                     let [low, high] = [2 * half, 2 * half + 1];

@@ -264,24 +264,39 @@ pub(super) mod hopper {
             mbarrier::fence_init();
         }
         feed.meet();
+        // Where a step is one group (G = 128) the producers store its
+        // constants once and the consumers read them once, in place of
+        // four slots each (run 27). Not for versions 12 and 13, whose 128
+        // accumulators a thread leave too few registers for a second copy
+        // of the consumers' loop: ptxas spilled 1.6 KB a thread in their
+        // unsplit entry points.
+        let one_group = ACC <= 32 && StepGroups::new(&groups, dims.2).one_group();
         if thread >= CONSUMER_THREADS {
             // SAFETY: each producer warpgroup, whole; it only gives registers back.
             unsafe { set_max_registers::<false, PRODUCER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
-            unsafe { produce::<T, F, S>(thread - CONSUMER_THREADS, &ring, &feed, qweight, &groups, dims, steps) };
+            unsafe {
+                produce::<T, F, S>(thread - CONSUMER_THREADS, &ring, &feed, qweight, &groups, dims, steps, one_group)
+            };
         } else {
             // SAFETY: each consumer warpgroup, whole; the producers' decreases free what they take.
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
-            // SAFETY: forwarded from the caller.
-            unsafe { consume::<T, F, S, TILES, ACC>(thread, &ring, &feed, dims, steps, store) };
+            // SAFETY (both): forwarded from the caller; one_group as above.
+            if one_group {
+                unsafe { consume::<T, F, S, TILES, ACC, true>(thread, &ring, &feed, dims, steps, store) };
+            } else {
+                unsafe { consume::<T, F, S, TILES, ACC, false>(thread, &ring, &feed, dims, steps, store) };
+            }
         }
         feed.finish();
     }
 
-    /// Producer thread `thread`: fills stage after stage as the consumers free them.
+    /// Producer thread `thread`: fills stage after stage as the consumers
+    /// free them; with `one_group`, only the first slot of each step's
+    /// constants.
     ///
     /// # Safety
-    /// As for [`pipeline`].
+    /// As for [`pipeline`]; `one_group` as the consumers were told.
     #[inline(always)]
     unsafe fn produce<T: WgmmaHalf, F: Feed<T>, S: WgmmaTile>(
         thread: usize,
@@ -291,10 +306,13 @@ pub(super) mod hopper {
         groups: &GroupParams,
         (m, n, k): (usize, usize, usize),
         steps: Range<usize>,
+        one_group: bool,
     ) {
         let first_row = block_idx_x() as usize * S::BLOCK_N;
         let step_groups = StepGroups::new(groups, k);
-        let all_slots = 0..GROUPS_PER_STEP;
+        // The slots of constants the consumers read: all of a step's, or
+        // its first (see `pipeline`).
+        let slots = if one_group { 0..1 } else { 0..GROUPS_PER_STEP };
         // The block's row whose constants this thread stores (rows past n
         // take row n - 1's), and where they go in a stage.
         let param_row = (first_row + thread).min(n - 1);
@@ -319,11 +337,11 @@ pub(super) mod hopper {
                     // in flight. No prefetch of the next step's (mostly
                     // this step's line at G = 128): versions 13 and 19
                     // were 1.01-1.08x faster without it (run 26).
-                    let raw = step_groups.raw(groups, param_row, i, all_slots.clone());
+                    let raw = step_groups.raw(groups, param_row, i, slots.clone());
                     copies.copy(stage, i);
                     mbarrier::arrive_on_copies(ring.full(fill));
                     feed.load(ring, fill, i, first_m, thread);
-                    store_constants::<T, S>(stage + param_slot, &raw, all_slots.clone());
+                    store_constants::<T, S>(stage + param_slot, &raw, slots.clone());
                     feed.arrive_full(ring.full(fill), thread);
                 }
                 fill += 1;
@@ -337,11 +355,19 @@ pub(super) mod hopper {
 
     /// Consumer thread `thread` (of the two MMA warpgroups): waits for each
     /// step's stage, multiplies, releases it, and stores each tile's sums.
+    /// With `ONE_GROUP` it reads each step's first slot of constants only.
     ///
     /// # Safety
-    /// As for [`pipeline`].
+    /// As for [`pipeline`]; `ONE_GROUP` only where a step is one group.
     #[inline(always)]
-    unsafe fn consume<T: WgmmaHalf, F: Feed<T>, S: WgmmaTile, const TILES: usize, const ACC: usize>(
+    unsafe fn consume<
+        T: WgmmaHalf,
+        F: Feed<T>,
+        S: WgmmaTile,
+        const TILES: usize,
+        const ACC: usize,
+        const ONE_GROUP: bool,
+    >(
         thread: usize,
         ring: &Ring<S>,
         feed: &F,
@@ -366,7 +392,7 @@ pub(super) mod hopper {
                     mbarrier::wait(ring.full(fill), ring.parity(fill));
                     wgmma::fence_shared_writes();
                     let accumulate = i > steps.start;
-                    mma_step::<T, S, TILES, ACC>(
+                    mma_step::<T, S, TILES, ACC, ONE_GROUP>(
                         &mut acc,
                         accumulate,
                         stage,
