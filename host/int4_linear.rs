@@ -279,8 +279,8 @@ pub enum Int4LinearVersion {
     /// 8 stages: up to 16 rows, a quarter of version 19's MMAs. Compute
     /// capability 9.0 only; split as version 7. The one
     /// [`best_for`](Self::best_for) chooses there from 9 to 16 rows where
-    /// its slices of `K` hold at least 8 steps: 1.06-1.15x faster than
-    /// version 17 at M = 16 on three benchmark shapes (docs/PERF.md, run 27).
+    /// its slices of `K` hold at least 8 steps: 1.02-1.17x faster than
+    /// version 17 at M = 16 on four benchmark shapes (docs/PERF.md, run 27).
     V22 { split_k: u32 },
 }
 
@@ -453,9 +453,9 @@ impl Int4LinearVersion {
             Self::V13 { .. } => tiled_block!(v13, 2000),
             Self::V18 { .. } => tiled_block!(v18, 1650),
             Self::V19 { .. } => tiled_block!(v19, 1310),
-            // 0.97 µs for version 22 (run 27, call D: 62.1 µs for 64 steps
+            // 0.93 µs for version 22 (run 27, call G: 59.3 µs for 64 steps
             // at 16 x 28672 x 8192).
-            Self::V22 { .. } => tiled_block!(v22, 970),
+            Self::V22 { .. } => tiled_block!(v22, 930),
             // Named, so that a new version must say which it is.
             Self::V1
             | Self::V2
@@ -624,13 +624,12 @@ fn check_warps(version: Int4LinearVersion, m: usize, warps: u32) -> Result<(), E
 
 /// The fewest steps of `K` a slice of version 22 must hold for
 /// [`Int4LinearVersion::best_for`] to take it over version 17 (9 to 16
-/// rows). At M = 16 on the H100 (docs/PERF.md, run 27, calls A and D)
-/// version 22 was 1.12-1.15x faster than version 17 at 11008 x 4096 (split
-/// 3, slices of 11 steps), 1.08-1.11x at 4096 x 11008 (split 8, 11 steps)
-/// and 1.06x at 28672 x 8192 (unsplit, 64 steps); 1.1x slower at 4096 x
-/// 4096 (split 8, 4 steps), where the ring's fill and the reduction cost
-/// more than the slices save, and 1.03x slower at 8192 x 28672 (split 4,
-/// 56 steps), which this rule still gives version 22.
+/// rows). At M = 16 on the H100 (docs/PERF.md, run 27, call G) version 22
+/// was 1.14x faster than version 17 at 11008 x 4096 (split 3, slices of 11
+/// steps), 1.17x at 4096 x 11008 (split 8, 11 steps), 1.13x at 28672 x
+/// 8192 (unsplit, 64 steps) and 1.02x at 8192 x 28672 (split 4, 56 steps);
+/// 1.08x slower at 4096 x 4096 (split 8, 4 steps), where the ring's fill
+/// and the reduction cost more than the slices save.
 const V22_MIN_SLICE_STEPS: usize = 8;
 
 /// Version 22 with its split, for 9 to 16 activation rows (version 17's

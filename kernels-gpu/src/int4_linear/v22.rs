@@ -9,13 +9,15 @@
 //! warpgroups still dequantize every weight of a step once, as version 17
 //! does at M = 16 (which reads the weights once per 16 rows too).
 //!
-//! **Measured** (H100, run 27, calls A, D and E, bf16, cold, `docs/PERF.md`):
-//! at M = 16 1.06-1.15x faster than version 17 on 11008 x 4096 (split 3),
-//! 4096 x 11008 (split 8) and 28672 x 8192 (61.1 µs against 66.7), slower
-//! on 4096 x 4096 and 8192 x 28672; the library's choice from 9 to 16 rows
-//! where its slices hold 8 steps or more. Its step stayed near 1 µs, not
-//! the 0.6 predicted: `ncu` and the SASS put it at issue (4,800 warp
-//! instructions a block and step), not at the MMAs nor the memory.
+//! **Measured** (H100, run 27, bf16, cold, `docs/PERF.md`): at M = 16
+//! (call G) 1.02-1.17x faster than version 17 on 11008 x 4096 (split 3),
+//! 4096 x 11008 (split 8), 28672 x 8192 (59.3 µs against 66.7) and 8192 x
+//! 28672 (split 4), 1.08x slower on 4096 x 4096; the library's choice from
+//! 9 to 16 rows where its slices hold 8 steps or more. Its step stayed
+//! near 1 µs at first, not the 0.6 predicted: `ncu` and the SASS put it
+//! at issue (4,800 warp instructions a block and step, call A), not at the
+//! MMAs nor the memory; reading a step's constants once at G = 128 (calls
+//! D and F) took it to 0.93 µs.
 //!
 //! Shared memory: version 12's ring of `STAGES` stages, each version 10's
 //! codes and activations (layout in `v10.rs`, 16 activation rows: two
