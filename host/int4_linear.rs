@@ -339,13 +339,6 @@ impl Int4LinearVersion {
     /// The version [`plan`] uses for `m` activation rows of type `T` and
     /// `n x k` weights on `device`, with its launch choice ([`tuned`](Self::tuned)).
     pub fn best_for<T: Float>(m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
-        // From 9 to 16 rows, version 22 where its slices are long enough
-        // (`V22_MIN_SLICE_STEPS`); version 17 elsewhere up to 16 rows.
-        if T::NAME != "f32"
-            && let Some(v22) = v22_where_slices_are_long(m, n, k, device)
-        {
-            return v22;
-        }
         let version = match T::NAME {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
@@ -354,7 +347,12 @@ impl Int4LinearVersion {
             // warps of a group known at compile time: 1-8% faster than v5
             // and v6 on every benchmark shape at M = 1 and 16, and 15% at 16
             // x 28672 x 8192 in groups of one warp (docs/PERF.md, run 23).
-            _ if m <= v7::ABOVE_M => Self::V17 { row_groups: 1, warps: 1 },
+            // From 9 rows, version 22 where its slices are long enough
+            // (`V22_MIN_SLICE_STEPS`), already split.
+            _ if m <= v7::ABOVE_M => match v22_where_slices_are_long(m, n, k, device) {
+                Some(v22) => return v22,
+                None => Self::V17 { row_groups: 1, warps: 1 },
+            },
             // Past it the tiled GEMM, which reads each weight once per tile
             // of activation rows, with K split where its grid is small. Past
             // 16 rows version 17 reads the weights again for every 16: at M =
@@ -632,12 +630,12 @@ fn check_warps(version: Int4LinearVersion, m: usize, warps: u32) -> Result<(), E
 /// and the reduction cost more than the slices save.
 const V22_MIN_SLICE_STEPS: usize = 8;
 
-/// Version 22 with its split, for 9 to 16 activation rows (version 17's
-/// wide tile) on a device that runs it, where its slices hold at least
-/// [`V22_MIN_SLICE_STEPS`] steps.
+/// Version 22 with its split, for 9 to 16 half-precision activation rows
+/// (version 17's wide tile; the caller keeps `m` at most 16) on a device
+/// that runs it, where its slices hold at least [`V22_MIN_SLICE_STEPS`] steps.
 fn v22_where_slices_are_long(m: usize, n: usize, k: usize, device: &DeviceInfo) -> Option<Int4LinearVersion> {
     let v22 = Int4LinearVersion::V22 { split_k: 1 };
-    if !wide_tile(m) || m > v7::ABOVE_M || !v22.runs_on(device.compute_capability) {
+    if !wide_tile(m) || !v22.runs_on(device.compute_capability) {
         return None;
     }
     let splits = tiled_split_k(v22, m, n, k, device);
