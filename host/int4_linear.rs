@@ -26,9 +26,9 @@ use crate::Error;
 use crate::float::{Float, PerFloat};
 use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
-use quant_kernels_abi::int4::GROUP_SIZES;
+use quant_kernels_abi::int4::{self, GROUP_SIZES};
 use quant_kernels_abi::int4_linear::{
-    MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17, v18, v19, v22,
+    MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17, v18, v19, v22, v23,
 };
 
 /// Version 1's decode entry point (one activation row per block).
@@ -165,6 +165,16 @@ pub const V22_KERNELS: PerFloat<Option<&str>> =
 pub const V22_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v22_split_k_f16"), bf16: Some("int4_linear_v22_split_k_bf16") };
 
+/// Version 23's entry points (version 22 with its codes copied by the TMA
+/// unit; sm_90a only). The second argument is a tensor map of `qweight`
+/// (see [`QweightTensorMap`]) in place of its address.
+pub const V23_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v23_f16"), bf16: Some("int4_linear_v23_bf16") };
+
+/// Version 23's split-K entry points (see [`SplitK`]), with the tensor map too.
+pub const V23_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v23_split_k_f16"), bf16: Some("int4_linear_v23_split_k_bf16") };
+
 /// Version 12's entry points (version 10 with a producer warpgroup; sm_90a only).
 pub const V12_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v12_f16"), bf16: Some("int4_linear_v12_bf16") };
@@ -282,10 +292,15 @@ pub enum Int4LinearVersion {
     /// its slices of `K` hold at least 8 steps: 1.02-1.17x faster than
     /// version 17 at M = 16 on four benchmark shapes (docs/PERF.md, run 27).
     V22 { split_k: u32 },
+    /// Version 22 with each step's codes copied by the TMA unit (one copy
+    /// a step by one producer thread, from a tensor map of `qweight`, in
+    /// place of four `cp.async` a producer thread). Compute capability 9.0
+    /// only; split as version 7.
+    V23 { split_k: u32 },
 }
 
 /// What the host needs of a tiled GEMM's block (versions 7, 10 to 13, 18,
-/// 19 and 22), from its ABI module, and its measured step.
+/// 19, 22 and 23), from its ABI module, and its measured step.
 #[derive(Debug, Clone, Copy)]
 struct TiledBlock {
     /// Weight rows and activation rows a block.
@@ -318,7 +333,7 @@ macro_rules! tiled_block {
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 15] = [
+    pub const ALL: [Self; 16] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -334,6 +349,7 @@ impl Int4LinearVersion {
         Self::V18 { split_k: 1 },
         Self::V19 { split_k: 1 },
         Self::V22 { split_k: 1 },
+        Self::V23 { split_k: 1 },
     ];
 
     /// The version [`plan`] uses for `m` activation rows of type `T` and
@@ -431,7 +447,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// The block of a tiled GEMM (versions 7, 10 to 13, 18, 19 and 22).
+    /// The block of a tiled GEMM (versions 7, 10 to 13, 18, 19, 22 and 23).
     fn tiled_block(self) -> Option<TiledBlock> {
         // The steps: 2.0 µs for version 7 (run 8: 65.5 µs for 32 steps),
         // 2.4 µs for version 10 (run 14: 76.2 µs for 32 steps at
@@ -454,6 +470,7 @@ impl Int4LinearVersion {
             // 0.93 µs for version 22 (run 27, call G: 59.3 µs for 64 steps
             // at 16 x 28672 x 8192).
             Self::V22 { .. } => tiled_block!(v22, 930),
+            Self::V23 { .. } => tiled_block!(v23, 930),
             // Named, so that a new version must say which it is.
             Self::V1
             | Self::V2
@@ -490,7 +507,7 @@ impl Int4LinearVersion {
     }
 
     /// The slices `K` is split into, for the tiled GEMMs (versions 7, 10 to
-    /// 13, 18, 19 and 22; the others have no split).
+    /// 13, 18, 19, 22 and 23; the others have no split).
     pub fn split_k(self) -> Option<u32> {
         match self {
             Self::V7 { split_k }
@@ -499,6 +516,7 @@ impl Int4LinearVersion {
             | Self::V18 { split_k }
             | Self::V19 { split_k }
             | Self::V22 { split_k }
+            | Self::V23 { split_k }
             | Self::V12 { split_k }
             | Self::V13 { split_k } => Some(split_k),
             _ => None,
@@ -528,13 +546,14 @@ impl Int4LinearVersion {
             Self::V18 { .. } => Self::V18 { split_k },
             Self::V19 { .. } => Self::V19 { split_k },
             Self::V22 { .. } => Self::V22 { split_k },
+            Self::V23 { .. } => Self::V23 { split_k },
             Self::V12 { .. } => Self::V12 { split_k },
             Self::V13 { .. } => Self::V13 { split_k },
             unsplit => unsplit,
         }
     }
 
-    /// 1 to 7, 10 to 13, 17 to 19 and 22.
+    /// 1 to 7, 10 to 13, 17 to 19, 22 and 23.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -552,11 +571,12 @@ impl Int4LinearVersion {
             Self::V18 { .. } => 18,
             Self::V19 { .. } => 19,
             Self::V22 { .. } => 22,
+            Self::V23 { .. } => 23,
         }
     }
 
     /// Whether this version runs on a device of `compute_capability`:
-    /// versions 10 to 13, 18, 19 and 22 are only in the `sm_90a` PTX, which
+    /// versions 10 to 13, 18, 19, 22 and 23 are only in the `sm_90a` PTX, which
     /// only compute capability 9.0 runs (elsewhere their entry points trap).
     pub fn runs_on(self, compute_capability: (u32, u32)) -> bool {
         self.tiled_block().and_then(|block| block.only_on).is_none_or(|only| only == compute_capability)
@@ -595,6 +615,8 @@ impl Int4LinearVersion {
             Self::V19 { .. } => V19_KERNELS,
             Self::V22 { split_k } if split_k > 1 => V22_SPLIT_K_KERNELS,
             Self::V22 { .. } => V22_KERNELS,
+            Self::V23 { split_k } if split_k > 1 => V23_SPLIT_K_KERNELS,
+            Self::V23 { .. } => V23_KERNELS,
             Self::V12 { split_k } if split_k > 1 => V12_SPLIT_K_KERNELS,
             Self::V12 { .. } => V12_KERNELS,
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
@@ -748,11 +770,14 @@ pub struct Int4LinearPlan {
     /// The layer's kernel. Without a split of `K` it writes `y`, and its
     /// arguments are those [`plan`] lists; with one, see [`SplitK`].
     pub launch: Launch,
-    /// The split of `K` into more than one slice (versions 7, 10 to 13, 18, 19 and 22), if any.
+    /// The split of `K` into more than one slice (versions 7, 10 to 13, 18, 19, 22 and 23), if any.
     pub split_k: Option<SplitK>,
     /// Version 13 takes a tensor map of `x` as its first argument, in
     /// place of `x`'s address: this says what to encode.
     pub x_tensor_map: Option<XTensorMap>,
+    /// Version 23 takes a tensor map of `qweight` as its second argument,
+    /// in place of `qweight`'s address: this says what to encode.
+    pub qweight_tensor_map: Option<QweightTensorMap>,
 }
 
 /// The tensor map of the activations that version 13's launches take as
@@ -775,7 +800,26 @@ pub struct XTensorMap {
     pub box_rows: usize,
 }
 
-/// A call of version 7, 10 to 13, 18, 19 or 22 with `K` split into `splits > 1` slices: `launch`
+/// The tensor map of the codes that version 23's launches take as their
+/// second argument (a `CUtensorMap`, 128 bytes, passed by value):
+/// `cuTensorMapEncodeTiled` of `qweight`'s address as a 3-D array of 4-byte
+/// words (`CU_TENSOR_MAP_DATA_TYPE_UINT32`), dims `[16, words_per_row,
+/// bands]` with `words_per_row = quant_kernels_abi::int4::padded_words_per_row(k)`
+/// and `bands = ceil(n / 16)`, strides `[64, 64 * words_per_row]` bytes
+/// (a row's step, then a band), box `quant_kernels_abi::int4_linear::v23::CODE_BOX`,
+/// element strides `[1, 1, 1]`, no interleave, `CU_TENSOR_MAP_SWIZZLE_64B`,
+/// any L2 promotion, `CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE` (zeros outside).
+/// Element `(w, 16 s + r, b)` is word `w` of row `16 b + r` in step `s`: a
+/// band's step is 16 rows of 64 bytes at once in the banded format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QweightTensorMap {
+    /// Words of a row, whole steps: `padded_words_per_row(k)`.
+    pub words_per_row: usize,
+    /// Bands of 16 rows: `ceil(n / 16)`.
+    pub bands: usize,
+}
+
+/// A call of version 7, 10 to 13, 18, 19, 22 or 23 with `K` split into `splits > 1` slices: `launch`
 /// (of the [`Int4LinearPlan`]) sums each slice of `K` into an f32
 /// workspace `partials[splits][m][n]`, and `reduce` adds the slices and the
 /// bias into `y`.
@@ -813,7 +857,8 @@ pub struct SplitK {
 /// `group_size: u32`; the weight arrays as in [`quant_kernels_abi::int4`].
 /// A plan that splits `K` has two launches and a workspace ([`SplitK`]); a
 /// plan of version 13 takes a tensor map of `x` in place of `x`
-/// ([`XTensorMap`]).
+/// ([`XTensorMap`]), and one of version 23 a tensor map of `qweight` in
+/// place of `qweight` ([`QweightTensorMap`]).
 pub fn plan<T: Float>(
     shape: &Int4Shape,
     buffers: &Int4LinearBuffers,
@@ -940,7 +985,11 @@ pub fn plan_version<T: Float>(
         box_columns: v13::TMA_BOX_COLUMNS,
         box_rows: v13::TMA_BOX_ROWS,
     });
-    Ok(Some(Int4LinearPlan { launch, split_k, x_tensor_map }))
+    let qweight_tensor_map = matches!(version, Int4LinearVersion::V23 { .. }).then_some(QweightTensorMap {
+        words_per_row: int4::padded_words_per_row(shape.k),
+        bands: shape.n.div_ceil(int4::BAND_ROWS),
+    });
+    Ok(Some(Int4LinearPlan { launch, split_k, x_tensor_map, qweight_tensor_map }))
 }
 
 #[cfg(feature = "cuda")]
@@ -1074,8 +1123,9 @@ mod cuda {
             let bias = layer.bias.as_ref().map_or(0, |b| address(b));
             let dims = [m as u32, shape.n as u32, shape.k as u32, shape.group_size as u32];
             let [m, n, k, group_size] = dims.each_ref().map(arg);
-            // Version 13 reads x through a tensor map, its first argument.
-            let x_map;
+            // Version 13 reads x through a tensor map, its first argument,
+            // and version 23 qweight, its second.
+            let (x_map, qweight_map);
             let x = match plan.x_tensor_map {
                 Some(map) => {
                     x_map = TensorMap::encode(x, &map)?;
@@ -1083,8 +1133,15 @@ mod cuda {
                 }
                 None => arg(&x),
             };
+            let qweight = match plan.qweight_tensor_map {
+                Some(map) => {
+                    qweight_map = TensorMap::encode_qweight(qweight, &map)?;
+                    arg(&qweight_map)
+                }
+                None => arg(&qweight),
+            };
             let Some(split) = plan.split_k else {
-                let args = [x, arg(&qweight), arg(&scales), arg(&zeros), arg(&bias), arg(&y), m, n, k, group_size];
+                let args = [x, qweight, arg(&scales), arg(&zeros), arg(&bias), arg(&y), m, n, k, group_size];
                 // SAFETY: the argument list matches every int4 entry point; the shapes
                 // were checked, and the weight arrays match their shape by construction.
                 return unsafe { self.launch(&plan.launch, stream, &args) };
@@ -1092,7 +1149,7 @@ mod cuda {
             let workspaces = self.workspaces()?;
             let partials = workspaces.alloc_f32(split.workspace_len, stream)?;
             let launched = (|| {
-                let args = [x, arg(&qweight), arg(&scales), arg(&zeros), arg(&partials), m, n, k, group_size];
+                let args = [x, qweight, arg(&scales), arg(&zeros), arg(&partials), m, n, k, group_size];
                 // SAFETY: the split-K argument list (SplitK); partials holds
                 // workspace_len f32, allocated on this stream before.
                 unsafe { self.launch(&plan.launch, stream, &args)? };

@@ -9,15 +9,15 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17, v18, v19, v22};
+use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17, v18, v19, v22, v23};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
 use quant_kernels::cust::stream::{Stream, StreamFlags};
 use quant_kernels::half::{bf16, f16};
 use quant_kernels::int4_linear::{
-    self, Int4LinearBuffers, Int4LinearPlan, Int4LinearVersion, SplitK, V1_BATCH_KERNEL, V1_DECODE_KERNEL, V2_KERNEL,
-    XTensorMap,
+    self, Int4LinearBuffers, Int4LinearPlan, Int4LinearVersion, QweightTensorMap, SplitK, V1_BATCH_KERNEL,
+    V1_DECODE_KERNEL, V2_KERNEL, XTensorMap,
 };
 use quant_kernels::launch::{DeviceInfo, Launch, LaunchConfig};
 use quant_kernels::{Error, Float, Int4Mode, Int4Shape, Int4Weights, Kernels, PerFloat, reference};
@@ -215,7 +215,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// never with an empty or too short slice, and planned as two launches and
 /// a workspace.
 fn plans_split_k(rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19, V22};
+    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19, V22, V23};
     // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15, 17,
     // 23, 24 and 26): on the H100 version 19 up to 64 rows, 19 or 13 (the
     // faster predicted) up to 128, 13 past them;
@@ -270,6 +270,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
             V18 { split_k: 1 },
             V19 { split_k: 1 },
             V22 { split_k: 1 },
+            V23 { split_k: 1 },
         ];
         let version = tiled[rng.below(tiled.len())];
         let splits = int4_linear::tiled_split_k(version, m, n, k, &device) as usize;
@@ -299,6 +300,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
             },
         }),
         x_tensor_map: None,
+        qweight_tensor_map: None,
     };
     ensure(plan == Some(expected), || format!("{plan:?}"))?;
     // More activation rows than gridDim.y holds (the reduction loops over
@@ -341,11 +343,12 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     )
 }
 
-/// Versions 10 to 13, 18, 19 and 22: their own tiles, block and shared memory,
-/// both entry points each, and only on compute capability 9.0 (their PTX is
-/// sm_90a); version 13's grid in whole clusters, and its limits.
+/// Versions 10 to 13, 18, 19, 22 and 23: their own tiles, block and shared
+/// memory, both entry points each, and only on compute capability 9.0
+/// (their PTX is sm_90a); version 13's grid in whole clusters, and its
+/// limits; the tensor maps of versions 13 and 23.
 fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V10, V11, V12, V13, V18, V19, V22};
+    use Int4LinearVersion::{V10, V11, V12, V13, V18, V19, V22, V23};
     let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
     for (version, split, tiles, threads, shared_mem_bytes) in [
         (V10 { split_k: 1 }, V10 { split_k: 2 }, [3, 3], 256, v10::SHARED_BYTES),
@@ -356,6 +359,7 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         (V13 { split_k: 1 }, V13 { split_k: 2 }, [4, 3], 512, v13::SHARED_BYTES),
         (V19 { split_k: 1 }, V19 { split_k: 2 }, [3, 5], 512, v19::SHARED_BYTES),
         (V22 { split_k: 1 }, V22 { split_k: 2 }, [3, 17], 512, v22::SHARED_BYTES),
+        (V23 { split_k: 1 }, V23 { split_k: 2 }, [3, 17], 512, v23::SHARED_BYTES),
     ] {
         let number = version.number();
         let whole = only_launch(int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version))?;
@@ -377,7 +381,7 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         )?;
         let runs = [(8, 0), (8, 9), (9, 0), (10, 0), (12, 0)].map(|cc| version.runs_on(cc));
         ensure(runs == [false, false, true, false, false], || format!("v{number} runs_on: {runs:?}"))?;
-        // Within the H100's 227 KB a block (v10 209 KB, v11 to v13 and v22 225 KB, v18 145 KB, v19 201 KB).
+        // Within the H100's 227 KB a block (v10 209 KB, v11 to v13, v22 and v23 225 KB, v18 145 KB, v19 201 KB).
         ensure(shared_mem_bytes <= 227 * 1024, || format!("v{number}: {shared_mem_bytes} bytes of shared memory"))?;
     }
     // Version 13 reads x through a tensor map of it (k columns, m rows).
@@ -391,9 +395,16 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         int4_linear::plan_version::<f16>(&shape, &buffers(limit + 1, &shape, false), V13 { split_k: 1 }),
         Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
     )?;
+    ensure(plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
+    // Version 23 reads qweight through a tensor map of it: 384 columns are
+    // 48 words a row (3 steps), 600 rows 38 bands.
+    let plan =
+        int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V23 { split_k: 2 })?.ok_or("no plan")?;
+    let expected = QweightTensorMap { words_per_row: 48, bands: 38 };
+    ensure(plan.qweight_tensor_map == Some(expected) && plan.x_tensor_map.is_none(), || format!("{plan:?}"))?;
     for version in [V12 { split_k: 1 }, V19 { split_k: 1 }, V22 { split_k: 1 }] {
         let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
-        ensure(plan.x_tensor_map.is_none(), || format!("{plan:?}"))?;
+        ensure(plan.x_tensor_map.is_none() && plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
     }
     ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() >= 10 || v.runs_on((8, 0))), || "runs_on".into())
 }
@@ -482,7 +493,7 @@ fn plans_v17_blocks(_: &mut Rng) -> TestResult {
 }
 
 /// Every version with its default launch, and versions 7, 10 to 13, 18,
-/// 19 and 22 split [`SPLIT`] ways.
+/// 19, 22 and 23 split [`SPLIT`] ways.
 fn versions_under_test() -> Vec<Int4LinearVersion> {
     let split = [
         Int4LinearVersion::V7 { split_k: SPLIT },
@@ -493,6 +504,7 @@ fn versions_under_test() -> Vec<Int4LinearVersion> {
         Int4LinearVersion::V18 { split_k: SPLIT },
         Int4LinearVersion::V19 { split_k: SPLIT },
         Int4LinearVersion::V22 { split_k: SPLIT },
+        Int4LinearVersion::V23 { split_k: SPLIT },
     ];
     Int4LinearVersion::ALL.into_iter().chain(split).collect()
 }
@@ -748,6 +760,7 @@ fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
                 Int4LinearVersion::V18 { split_k },
                 Int4LinearVersion::V19 { split_k },
                 Int4LinearVersion::V22 { split_k },
+                Int4LinearVersion::V23 { split_k },
             ]
         })
         .collect();
@@ -941,6 +954,7 @@ fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult 
         Int4LinearVersion::V13 { split_k: 1 },
         Int4LinearVersion::V19 { split_k: 1 },
         Int4LinearVersion::V22 { split_k: 1 },
+        Int4LinearVersion::V23 { split_k: 1 },
     ];
     for version in versions {
         if !version.runs_on(compute_capability) {

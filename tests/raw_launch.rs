@@ -12,9 +12,10 @@ use cudarc::driver::{
     CudaContext, CudaModule, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
+use quant_kernels::abi::int4_linear::v23;
 use quant_kernels::check::{Rng, relative_error, relative_l2_error};
 use quant_kernels::half::{bf16, f16};
-use quant_kernels::int4_linear::{Int4LinearBuffers, Int4LinearVersion, XTensorMap};
+use quant_kernels::int4_linear::{Int4LinearBuffers, Int4LinearVersion, QweightTensorMap, XTensorMap};
 use quant_kernels::launch::{DeviceInfo, Launch};
 use quant_kernels::{
     ElementwiseLaunch, ElementwiseVersion, Int4Mode, Int4Weights, Int8Params, Kernels, add_mul_exp, int4_linear, ptx,
@@ -135,12 +136,14 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
         Int4LinearBuffers { m, x_len: m * k, x_address: px, qweight_address: pq, bias_len: Some(n), y_len: m * n };
     let mut plans = vec![int4_linear::plan::<bf16>(&weights.shape(), &buffers, &device)?.expect("a plan")];
     let (v13, v12) = (Int4LinearVersion::V13 { split_k: 1 }, Int4LinearVersion::V12 { split_k: 1 });
+    let v23 = Int4LinearVersion::V23 { split_k: 1 };
     if v13.runs_on(device.compute_capability) {
-        for version in [v13, v12] {
+        for version in [v13, v12, v23] {
             let version = version.with_split_k(int4_linear::tiled_split_k(version, m, n, k, &device));
             plans.extend(int4_linear::plan_version::<bf16>(&weights.shape(), &buffers, version)?);
         }
         ensure(plans[1].x_tensor_map.is_some(), || format!("no tensor map for version 13: {:?}", plans[1]))?;
+        ensure(plans[3].qweight_tensor_map.is_some(), || format!("no tensor map for version 23: {:?}", plans[3]))?;
     }
     for plan in plans {
         let split = plan.split_k.ok_or_else(|| format!("the plan does not split K: {plan:?}"))?;
@@ -157,16 +160,21 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
             let (py, _y) = y.device_ptr_mut(&stream);
             let no_zeros = 0u64;
             let dims = [m as u32, n as u32, k as u32, group_size as u32];
-            let x_map = plan.x_tensor_map.map(|map| encode(px, &map)).transpose()?;
+            let x_map = plan.x_tensor_map.map(|map| encode_x(px, &map)).transpose()?;
+            let qweight_map = plan.qweight_tensor_map.map(|map| encode_qweight(pq, &map)).transpose()?;
             let mut builder = stream.launch_builder(&gemm);
             match &x_map {
                 Some(map) => builder.arg(map),
                 None => builder.arg(&px),
             };
-            builder.arg(&pq).arg(&ps).arg(&no_zeros).arg(&pp);
+            match &qweight_map {
+                Some(map) => builder.arg(map),
+                None => builder.arg(&pq),
+            };
+            builder.arg(&ps).arg(&no_zeros).arg(&pp);
             builder.arg(&dims[0]).arg(&dims[1]).arg(&dims[2]).arg(&dims[3]);
             // SAFETY: SplitK's first argument list (x or its tensor map
-            // first); the plan checked the shapes, and partials holds
+            // first, qweight or its tensor map second); the plan checked the shapes, and partials holds
             // workspace_len f32.
             unsafe { builder.launch(config(&plan.launch))? };
             let mut builder = stream.launch_builder(&reduce);
@@ -191,23 +199,48 @@ unsafe impl DeviceRepr for TensorMapArg {}
 
 /// The tensor map `map` describes, of the activations at `x`, through
 /// cudarc's driver bindings.
-fn encode(x: u64, map: &XTensorMap) -> Result<TensorMapArg, libtest_mimic::Failed> {
-    let mut encoded = CUtensorMap { opaque: [0; 16] };
+fn encode_x(x: u64, map: &XTensorMap) -> Result<TensorMapArg, libtest_mimic::Failed> {
     let (dims, row_bytes) = ([map.columns as u64, map.rows as u64], [2 * map.columns as u64]);
-    let (box_dims, element_strides) = ([map.box_columns as u32, map.box_rows as u32], [1u32, 1]);
-    // SAFETY: rank 2, the arrays of 2 entries (1 stride); it only encodes.
+    let box_dims = [map.box_columns as u32, map.box_rows as u32];
+    let data_type = sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT16;
+    encode(x, data_type, dims, row_bytes, box_dims, sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B)
+}
+
+/// The tensor map `map` describes, of the codes at `qweight`, as its
+/// documentation says, through cudarc's driver bindings.
+fn encode_qweight(qweight: u64, map: &QweightTensorMap) -> Result<TensorMapArg, libtest_mimic::Failed> {
+    let dims = [16, map.words_per_row as u64, map.bands as u64];
+    let strides = [64, 64 * map.words_per_row as u64];
+    let box_dims = v23::CODE_BOX.map(|size| size as u32);
+    let data_type = sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT32;
+    encode(qweight, data_type, dims, strides, box_dims, sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_64B)
+}
+
+/// A tensor map of the `RANK`-D array at `address` (element strides 1, no
+/// interleave, zeros outside).
+fn encode<const RANK: usize, const STRIDES: usize>(
+    address: u64,
+    data_type: sys::CUtensorMapDataType,
+    dims: [u64; RANK],
+    strides: [u64; STRIDES],
+    box_dims: [u32; RANK],
+    swizzle: sys::CUtensorMapSwizzle,
+) -> Result<TensorMapArg, libtest_mimic::Failed> {
+    let mut encoded = CUtensorMap { opaque: [0; 16] };
+    let element_strides = [1u32; RANK];
+    // SAFETY: rank RANK, the arrays of RANK entries (RANK - 1 strides); it only encodes.
     let result = unsafe {
         sys::cuTensorMapEncodeTiled(
             &mut encoded,
-            sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT16,
-            2,
-            x as *mut std::ffi::c_void,
+            data_type,
+            RANK as u32,
+            address as *mut std::ffi::c_void,
             dims.as_ptr(),
-            row_bytes.as_ptr(),
+            strides.as_ptr(),
             box_dims.as_ptr(),
             element_strides.as_ptr(),
             sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
-            sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+            swizzle,
             sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
             sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
         )

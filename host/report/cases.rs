@@ -36,7 +36,7 @@ pub const QUICK_LINEAR_MODES: [Int4Mode; 1] = [Int4Mode::Symmetric];
 /// Up to this many activation rows the report times every int4 version,
 /// mode and type; past it, on symmetric weights in f16 and bf16, version 17
 /// up to twice its crossover (32 rows), versions 6 and 7 up to
-/// [`SLOW_VERSIONS_MAX_M`] rows, 18 and 19 up to 128, 22 up to 32, and 10 to 13 at every M. Everything at every M took longer than a
+/// [`SLOW_VERSIONS_MAX_M`] rows, 18 and 19 up to 128, 22 and 23 up to 32, and 10 to 13 at every M. Everything at every M took longer than a
 /// 10-minute device call on the H100.
 pub const EVERY_LINEAR_VARIANT_UP_TO_M: usize = 16;
 /// Versions 6 and 7 stop here: at M = 8192 a call of theirs takes tens of
@@ -54,8 +54,10 @@ pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion
                 // Versions 18 and 19's 64-row tiles: up to two, to compare.
                 Int4LinearVersion::V18 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v18::BLOCK_M,
                 Int4LinearVersion::V19 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v19::BLOCK_M,
-                // Version 22's 16-row tile likewise.
-                Int4LinearVersion::V22 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v22::BLOCK_M,
+                // Versions 22 and 23's 16-row tile likewise.
+                Int4LinearVersion::V22 { .. } | Int4LinearVersion::V23 { .. } => {
+                    m <= 2 * quant_kernels::abi::int4_linear::v22::BLOCK_M
+                }
                 Int4LinearVersion::V10 { .. }
                 | Int4LinearVersion::V11 { .. }
                 | Int4LinearVersion::V12 { .. }

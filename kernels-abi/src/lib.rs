@@ -401,7 +401,7 @@ pub mod int4_linear {
     }
 
     /// The launch constants of the producer-consumer main loop (versions
-    /// 12, 13, 19 and 22: producer warpgroups copy, MMA warpgroups multiply, and
+    /// 12, 13, 19, 22 and 23: producer warpgroups copy, MMA warpgroups multiply, and
     /// they meet at mbarriers a stage).
     macro_rules! producer_consumer_loop {
         () => {
@@ -510,6 +510,24 @@ pub mod int4_linear {
     pub mod v22 {
         wgmma_tile!(128, 16, 8);
         producer_consumer_loop!();
+    }
+
+    /// Version 23, `int4_linear_v23_*` and `int4_linear_v23_split_k_*`
+    /// (sm_90a only): version 22 with each stage's codes copied by the TMA
+    /// unit, one copy of `CODE_BOX` a step, from a tensor map of `qweight`
+    /// (its second argument, in place of the address) that views the banded
+    /// format ([`crate::int4`]) as a 3-D array of `u32` words: `[bands]
+    /// [words per row / 16 * 16][16]`, `bands = ceil(n / 16)`; element
+    /// `(w, 16 s + r, b)` is word `w` of row `16 b + r` in step `s`.
+    pub mod v23 {
+        wgmma_tile!(128, 16, 8);
+        producer_consumer_loop!();
+        /// The box of a step's codes, innermost first: 16 words (the 64
+        /// bytes of a row's step, the 64-byte swizzle's width), the 16 rows of
+        /// a band, and the block's `BLOCK_N / 16` bands.
+        pub const CODE_BOX: [usize; 3] =
+            [crate::int4::STEP_WORDS, crate::int4::BAND_ROWS, BLOCK_N / crate::int4::BAND_ROWS];
+        const _: () = assert!(CODE_BOX[0] * CODE_BOX[1] * CODE_BOX[2] * 4 == CODE_BYTES_PER_STAGE);
     }
 
     /// Version 17, `int4_linear_v17_m{8,16}[_w{1,2,4,8,16}]_g{32,64,128}_{f16,bf16}`:

@@ -1,5 +1,5 @@
-//! The Tensor Memory Accelerator (sm_90): copies of 2-D boxes of a global
-//! array into shared memory, described by a tensor map that the host
+//! The Tensor Memory Accelerator (sm_90): copies of 2-D and 3-D boxes of a
+//! global array into shared memory, described by a tensor map that the host
 //! encodes (`cuTensorMapEncodeTiled`), issued by one thread and tracked by
 //! an mbarrier's transaction count ([`crate::mbarrier::arrive_expect_bytes`]).
 //! Elements of a box outside the array are written as zeros, and the
@@ -71,6 +71,29 @@ pub unsafe fn load_2d_multicast(
              [{d}], [{m}, {{{c}, {r}}}], [{b}], {mask};",
             d = in(reg32) destination, m = in(reg64) map.0, c = in(reg32) column, r = in(reg32) row,
             b = in(reg32) barrier, mask = in(reg16) blocks,
+        )
+    };
+}
+
+/// Copies the box at `(x, y, z)` (innermost coordinate first) of the 3-D
+/// array `map` describes into this block's shared memory at `destination`,
+/// counted, as it lands, against the transaction count of the mbarrier at
+/// `barrier`.
+///
+/// # Safety
+/// `map` is a kernel's tensor-map parameter; `destination` holds the box's
+/// bytes, aligned as the map's swizzle needs (512 bytes for 64-byte
+/// swizzle); `barrier` holds an initialized mbarrier that expects the bytes
+/// in its current phase; no thread reads or writes those bytes until it.
+#[inline(always)]
+pub unsafe fn load_3d(destination: u32, map: TensorMapAddress, (x, y, z): (i32, i32, i32), barrier: u32) {
+    // SAFETY: the caller guarantees the map, the slot and the barrier.
+    unsafe {
+        asm!(
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \
+             [{d}], [{m}, {{{x}, {y}, {z}}}], [{b}];",
+            d = in(reg32) destination, m = in(reg64) map.0, x = in(reg32) x, y = in(reg32) y, z = in(reg32) z,
+            b = in(reg32) barrier,
         )
     };
 }

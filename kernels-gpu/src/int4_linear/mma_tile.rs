@@ -68,6 +68,52 @@ macro_rules! tiled_entry_points {
 }
 pub(super) use tiled_entry_points;
 
+/// Exports the four entry points of a tiled GEMM that reads `x` (version
+/// 13) or `qweight` (version 23) through a tensor map: those of
+/// [`tiled_entry_points!`], with a [`TensorMap`](crate::tma::TensorMap) in
+/// that argument's place, which the generic body gets as a
+/// [`TensorMapAddress`](crate::tma::TensorMapAddress) (see
+/// [`tensor_map_address!`](crate::tma::tensor_map_address)). The caller
+/// imports `TensorMap`, `tensor_map_address`, `Bf16`, `linear_tiled` and
+/// `linear_tiled_split_k`.
+macro_rules! tensor_map_entry_points {
+    ($kernel:ty, $map:ident: $f16:ident, $bf16:ident; split_k: $f16_split:ident, $bf16_split:ident) => {
+        $crate::int4_linear::mma_tile::tensor_map_entry_points!(@one $kernel, $map, $f16: linear_tiled<f16>(bias: *const f32, y: *mut f16));
+        $crate::int4_linear::mma_tile::tensor_map_entry_points!(@one $kernel, $map, $bf16: linear_tiled<Bf16>(bias: *const f32, y: *mut Bf16));
+        $crate::int4_linear::mma_tile::tensor_map_entry_points!(@one $kernel, $map, $f16_split: linear_tiled_split_k<f16>(partials: *mut f32));
+        $crate::int4_linear::mma_tile::tensor_map_entry_points!(@one $kernel, $map, $bf16_split: linear_tiled_split_k<Bf16>(partials: *mut f32));
+    };
+    (@one $kernel:ty, x, $name:ident: $body:ident<$float:ty>($($out:ident: $out_ty:ty),*)) => {
+        $crate::int4_linear::mma_tile::tensor_map_entry_points!(
+            @entry $kernel, $name: $body<$float>(x: TensorMap = 0, qweight: *const u32) ($($out: $out_ty),*)
+        );
+    };
+    (@one $kernel:ty, qweight, $name:ident: $body:ident<$float:ty>($($out:ident: $out_ty:ty),*)) => {
+        $crate::int4_linear::mma_tile::tensor_map_entry_points!(
+            @entry $kernel, $name: $body<$float>(x: *const $float, qweight: TensorMap = 1) ($($out: $out_ty),*)
+        );
+    };
+    (@entry $kernel:ty, $name:ident: $body:ident<$float:ty>(
+        $($input:ident: $input_ty:ty $(= $index:literal)?),*) ($($out:ident: $out_ty:ty),*)
+    ) => {
+        #[doc = concat!("`", stringify!($body), "::<", stringify!($float), ", ", stringify!($kernel), ">`.")]
+        ///
+        /// # Safety
+        /// As for the generic body, with the tensor map's argument a map of that array.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(
+            $($input: $input_ty,)* scales: *const u16, zeros: *const u8, $($out: $out_ty,)*
+            m: u32, n: u32, k: u32, group_size: u32,
+        ) {
+            // The TMA unit reads the map where it lies (see `tensor_map_address!`).
+            $($(let _ = $input; let $input = tensor_map_address!($name, $index);)?)*
+            // SAFETY: the caller's contract is the generic body's.
+            unsafe { $body::<$float, $kernel>($($input,)* scales, zeros, $($out,)* m, n, k, group_size) }
+        }
+    };
+}
+pub(super) use tensor_map_entry_points;
+
 /// Where the calling lane works: its warp among the `warps` of its group
 /// (`threadIdx.x / 32`; a block has `blockDim.y` groups of warps, one in
 /// every version but 17), its place `(g, t) = (lane / 4, lane % 4)` in the
@@ -323,6 +369,10 @@ pub(super) trait TiledGemm {
     /// (`*const T`), or (version 13) a tensor map of them.
     type Activations<T: WgmmaHalf>: Copy;
 
+    /// What the main loop reads the codes through: their address (`*const
+    /// u32`), or (version 23) a tensor map of them.
+    type Codes: Copy;
+
     /// Each of the block's output tiles summed over `steps` (steps of
     /// `STEP_K` columns, within `0..ceil(k / STEP_K)`), each sum handed to
     /// `store(row, activation_row, sum)`, which must ignore outputs past `n`
@@ -333,7 +383,7 @@ pub(super) trait TiledGemm {
     /// `group_size`), and the version's launch shape.
     unsafe fn sum_tiles<T: WgmmaHalf>(
         x: Self::Activations<T>,
-        qweight: *const u32,
+        qweight: Self::Codes,
         groups: GroupParams,
         dims: (usize, usize, usize),
         steps: Range<usize>,
@@ -349,7 +399,7 @@ pub(super) trait TiledGemm {
 #[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn linear_tiled<T: WgmmaHalf, G: TiledGemm>(
     x: G::Activations<T>,
-    qweight: *const u32,
+    qweight: G::Codes,
     scales: *const u16,
     zeros: *const u8,
     bias: *const f32,
@@ -380,7 +430,7 @@ pub(super) unsafe fn linear_tiled<T: WgmmaHalf, G: TiledGemm>(
 #[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn linear_tiled_split_k<T: WgmmaHalf, G: TiledGemm>(
     x: G::Activations<T>,
-    qweight: *const u32,
+    qweight: G::Codes,
     scales: *const u16,
     zeros: *const u8,
     partials: *mut f32,

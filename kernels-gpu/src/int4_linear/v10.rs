@@ -137,6 +137,7 @@ where
     Self: WgmmaTile,
 {
     type Activations<T: WgmmaHalf> = *const T;
+    type Codes = *const u32;
 
     #[inline(always)]
     unsafe fn sum_tiles<T: WgmmaHalf>(
@@ -222,7 +223,8 @@ pub(super) mod hopper {
         // and with no steps every tile's sums are these zeros.
         let mut acc = [[0.0f32; ACC]; TILES];
         for first_m in activation_tiles(m, S::BLOCK_M) {
-            let copies = stage_copies::<T, S, THREADS>((x, qweight), (m, n, k), (first_row, first_m), thread, true);
+            let copies =
+                stage_copies::<T, S, THREADS>((x, qweight), (m, n, k), (first_row, first_m), thread, (true, true));
             // Copies step `i` into its stage (none past the slice's last
             // step), then commits a group either way, so that the `j`-th
             // group holds the slice's `j`-th step.
@@ -343,15 +345,15 @@ pub(super) mod hopper {
     /// chunk `(row, c) = (thread / 16, thread % 16)` at its own, the others
     /// `THREADS / 4` code rows (`16 THREADS` bytes, the same swizzle: a
     /// multiple of 8 rows) and `THREADS / 16` activation rows (whole atoms,
-    /// `8 THREADS` bytes) further on each. With `activations` false, the
-    /// codes only (the activations come another way: version 13).
+    /// `8 THREADS` bytes) further on each. With `codes` or `activations`
+    /// false, none of those (they come another way: versions 23 and 13).
     #[inline(always)]
     pub(in crate::int4_linear) fn stage_copies<T, S: WgmmaTile, const THREADS: usize>(
         sources: (*const T, *const u32),
         dims: (usize, usize, usize),
         (first_row, first_m): (usize, usize),
         thread: usize,
-        activations: bool,
+        (codes, activations): (bool, bool),
     ) -> StepCopies<T, THREADS> {
         const { assert!(S::BLOCK_N * 4 % THREADS == 0 && S::BLOCK_M * 16 % THREADS == 0) };
         let (code_row, code_chunk) = (thread / 4, thread % 4);
@@ -368,7 +370,7 @@ pub(super) mod hopper {
             (first_m + activation_row, activation_chunk, activation_slot as u32),
             8 * THREADS as u32,
             // 16-byte chunks of codes (4 a row) and of activations (16 a row) in a stage.
-            (S::BLOCK_N * 4 / THREADS, if activations { S::BLOCK_M * 16 / THREADS } else { 0 }),
+            (if codes { S::BLOCK_N * 4 / THREADS } else { 0 }, if activations { S::BLOCK_M * 16 / THREADS } else { 0 }),
         )
     }
 

@@ -86,6 +86,7 @@ where
     Self: WgmmaTile,
 {
     type Activations<T: WgmmaHalf> = *const T;
+    type Codes = *const u32;
 
     #[inline(always)]
     unsafe fn sum_tiles<T: WgmmaHalf>(
@@ -99,14 +100,7 @@ where
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            hopper::pipeline::<T, _, Self, TILES, ACC>(
-                hopper::CopiedActivations(x),
-                qweight,
-                groups,
-                dims,
-                steps,
-                store,
-            )
+            hopper::pipeline::<T, _, Self, TILES, ACC>(hopper::CopiedStages { x, qweight }, groups, dims, steps, store)
         };
         #[cfg(not(target_feature = "sm_90a"))]
         super::v10::sm90a_only((x, qweight, groups, dims, steps, store));
@@ -158,16 +152,20 @@ pub(super) mod hopper {
         }
     }
 
-    /// How the activations reach the stages: what versions 12 (and 19) and
-    /// 13 do differently.
+    /// How the codes and activations reach the stages: what versions 12
+    /// (and 19 and 22), 13 and 23 do differently.
     pub(in crate::int4_linear) trait Feed<T> {
         /// Arrivals a phase of `empty[s]` besides one from each consumer
         /// thread of the block: those of [`release_peers`](Self::release_peers).
         const PEER_RELEASES: u32;
 
-        /// The activations, if the producer threads copy them along with the
-        /// codes (`cp.async`); `None` if [`load`](Self::load) brings them.
+        /// The activations, if the producer threads copy them (`cp.async`);
+        /// `None` if [`load`](Self::load) brings them.
         fn copied_x(&self) -> Option<*const T>;
+
+        /// The codes, if the producer threads copy them (`cp.async`); `None`
+        /// if [`load`](Self::load) brings them.
+        fn copied_codes(&self) -> Option<*const u32>;
 
         /// The block (and the blocks it shares barriers with) meets after
         /// the barriers are initialized.
@@ -203,14 +201,21 @@ pub(super) mod hopper {
         unsafe fn release_peers<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32);
     }
 
-    /// The feed of versions 12 and 19: the producers copy the activations from `x`.
-    pub(super) struct CopiedActivations<T>(pub(super) *const T);
+    /// The feed of versions 12, 19 and 22: the producer threads copy the
+    /// activations from `x` and the codes from `qweight`.
+    pub(super) struct CopiedStages<T> {
+        pub(super) x: *const T,
+        pub(super) qweight: *const u32,
+    }
 
-    impl<T> Feed<T> for CopiedActivations<T> {
+    impl<T> Feed<T> for CopiedStages<T> {
         const PEER_RELEASES: u32 = 0;
 
         fn copied_x(&self) -> Option<*const T> {
-            Some(self.0)
+            Some(self.x)
+        }
+        fn copied_codes(&self) -> Option<*const u32> {
+            Some(self.qweight)
         }
         fn meet(&self) {
             sync_threads();
@@ -241,7 +246,6 @@ pub(super) mod hopper {
         const ACC: usize,
     >(
         feed: F,
-        qweight: *const u32,
         groups: GroupParams,
         dims: (usize, usize, usize),
         steps: Range<usize>,
@@ -275,9 +279,7 @@ pub(super) mod hopper {
             // SAFETY: each producer warpgroup, whole; it only gives registers back.
             unsafe { set_max_registers::<false, PRODUCER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
-            unsafe {
-                produce::<T, F, S>(thread - CONSUMER_THREADS, &ring, &feed, qweight, &groups, dims, steps, one_group)
-            };
+            unsafe { produce::<T, F, S>(thread - CONSUMER_THREADS, &ring, &feed, &groups, dims, steps, one_group) };
         } else {
             // SAFETY: each consumer warpgroup, whole; the producers' decreases free what they take.
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
@@ -302,7 +304,6 @@ pub(super) mod hopper {
         thread: usize,
         ring: &Ring<S>,
         feed: &F,
-        qweight: *const u32,
         groups: &GroupParams,
         (m, n, k): (usize, usize, usize),
         steps: Range<usize>,
@@ -319,13 +320,13 @@ pub(super) mod hopper {
         let param_slot = (S::STAGE_BYTES + 8 * thread) as u32;
         let mut fill = 0u32;
         for first_m in activation_tiles(m, S::BLOCK_M) {
-            let x = feed.copied_x();
+            let (x, qweight) = (feed.copied_x(), feed.copied_codes());
             let copies = stage_copies::<T, S, PRODUCER_THREADS>(
-                (x.unwrap_or(core::ptr::null()), qweight),
+                (x.unwrap_or(core::ptr::null()), qweight.unwrap_or(core::ptr::null())),
                 (m, n, k),
                 (first_row, first_m),
                 thread,
-                x.is_some(),
+                (qweight.is_some(), x.is_some()),
             );
             for i in steps.clone() {
                 let stage = ring.stage(fill);

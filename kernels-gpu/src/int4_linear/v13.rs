@@ -62,7 +62,7 @@
 //! dynamic shared memory. In the `sm_80` PTX the entry points trap.
 
 use super::GroupParams;
-use super::mma_tile::{TiledGemm, linear_tiled, linear_tiled_split_k};
+use super::mma_tile::{TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
 use super::v10::wgmma_tile;
 use crate::float::Bf16;
 use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
@@ -75,55 +75,14 @@ pub(super) struct V13;
 
 wgmma_tile!(V13, v13);
 
-/// Exports version 13's entry points: those of the other tiled GEMMs
-/// (`mma_tile::tiled_entry_points!`), with a [`TensorMap`] of `x` as the
-/// first argument in place of `x`.
-macro_rules! multicast_entry_points {
-    ($($name:ident: $body:ident<$float:ty>($($param:ident: $ty:ty),*);)*) => {
-        $(
-            #[doc = concat!("`", stringify!($body), "::<", stringify!($float), ", V13>`.")]
-            ///
-            /// # Safety
-            /// As for the generic body, with `x` a tensor map of the activations.
-            #[unsafe(no_mangle)]
-            pub unsafe extern "ptx-kernel" fn $name(x: TensorMap, $($param: $ty),*) {
-                // The TMA unit reads the map where it lies (see `tensor_map_address!`).
-                let _ = x;
-                let x = tensor_map_address!($name, 0);
-                // SAFETY: the caller's contract is the generic body's.
-                unsafe { $body::<$float, V13>(x, $($param),*) }
-            }
-        )*
-    };
-    ($f16:ident, $bf16:ident; split_k: $f16_split:ident, $bf16_split:ident) => {
-        multicast_entry_points! {
-            $f16: linear_tiled<f16>(
-                qweight: *const u32, scales: *const u16, zeros: *const u8, bias: *const f32, y: *mut f16,
-                m: u32, n: u32, k: u32, group_size: u32
-            );
-            $bf16: linear_tiled<Bf16>(
-                qweight: *const u32, scales: *const u16, zeros: *const u8, bias: *const f32, y: *mut Bf16,
-                m: u32, n: u32, k: u32, group_size: u32
-            );
-            $f16_split: linear_tiled_split_k<f16>(
-                qweight: *const u32, scales: *const u16, zeros: *const u8, partials: *mut f32,
-                m: u32, n: u32, k: u32, group_size: u32
-            );
-            $bf16_split: linear_tiled_split_k<Bf16>(
-                qweight: *const u32, scales: *const u16, zeros: *const u8, partials: *mut f32,
-                m: u32, n: u32, k: u32, group_size: u32
-            );
-        }
-    };
-}
-
-multicast_entry_points! {
-    int4_linear_v13_f16, int4_linear_v13_bf16;
+tensor_map_entry_points! {
+    V13, x: int4_linear_v13_f16, int4_linear_v13_bf16;
     split_k: int4_linear_v13_split_k_f16, int4_linear_v13_split_k_bf16
 }
 
 impl TiledGemm for V13 {
     type Activations<T: WgmmaHalf> = TensorMapAddress;
+    type Codes = *const u32;
 
     #[inline(always)]
     unsafe fn sum_tiles<T: WgmmaHalf>(
@@ -137,8 +96,8 @@ impl TiledGemm for V13 {
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            let feed = hopper::MulticastActivations::new(x);
-            super::v12::hopper::pipeline::<T, _, Self, 2, 64>(feed, qweight, groups, dims, steps, store)
+            let feed = hopper::MulticastActivations::new(x, qweight);
+            super::v12::hopper::pipeline::<T, _, Self, 2, 64>(feed, groups, dims, steps, store)
         };
         #[cfg(not(target_feature = "sm_90a"))]
         super::v10::sm90a_only((x, qweight, groups, dims, steps, store));
@@ -162,16 +121,18 @@ mod hopper {
     const CONSUMER_WARPS: u32 = CONSUMER_THREADS as u32 / 32;
 
     /// Version 13's feed: each block's producer thread 0 copies its rank's
-    /// rows of the activations into every block of the cluster.
+    /// rows of the activations into every block of the cluster, and the
+    /// producer threads copy the codes from `qweight`.
     pub(super) struct MulticastActivations {
         map: TensorMapAddress,
+        qweight: *const u32,
         rank: u32,
     }
 
     impl MulticastActivations {
         #[inline(always)]
-        pub(super) fn new(map: TensorMapAddress) -> Self {
-            Self { map, rank: cluster::rank() }
+        pub(super) fn new(map: TensorMapAddress, qweight: *const u32) -> Self {
+            Self { map, qweight, rank: cluster::rank() }
         }
     }
 
@@ -180,6 +141,9 @@ mod hopper {
 
         fn copied_x(&self) -> Option<*const T> {
             None
+        }
+        fn copied_codes(&self) -> Option<*const u32> {
+            Some(self.qweight)
         }
 
         fn meet(&self) {

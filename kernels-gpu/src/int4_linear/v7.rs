@@ -124,6 +124,7 @@ pub(super) struct V7;
 
 impl TiledGemm for V7 {
     type Activations<T: WgmmaHalf> = *const T;
+    type Codes = *const u32;
 
     #[inline(always)]
     unsafe fn sum_tiles<T: WgmmaHalf>(

@@ -1,0 +1,143 @@
+//! Version 23 (`sm_90a` only): version 22 ([`super::v22`]) with each
+//! stage's codes copied by the TMA unit. Shapes from
+//! `quant_kernels_abi::int4_linear::v23`.
+//!
+//! **Why.** At M = 16 version 22's step is set by its producers, not by its
+//! MMA warpgroups: in run 28's probes (call A) dropping the consumers'
+//! scale multiply (64 of their 370 instructions a step) took 0-2% off,
+//! while dropping the producers' code copies took 9-21% off (that probe
+//! also read no codes from memory, so it bounds what is to be had). Each
+//! producer thread copied four 16-byte chunks of codes a step with
+//! `cp.async`, each with its address, its bounds and its predicate; here
+//! producer thread 0 issues one 3-D TMA copy of the step's 16 KB instead.
+//!
+//! **The tensor map** is the second argument, in place of `qweight`'s
+//! address: the banded codes as a 3-D array of words (ABI `v23` has the
+//! view and the box), 64-byte swizzle. A band's step is 16 rows of 64 bytes
+//! at once in global memory, so the box of a step (16 words x 16 rows x
+//! 16 bands) lands as weight row `r` of the block at byte `64 r`, and the
+//! swizzle puts its 16-byte chunk `c` at `+ 16 (c ^ ((r >> 1) % 4))`:
+//! version 10's layout, which the consumers read as before. Bands past the
+//! last are written as zeros (their rows are never stored), and rows past
+//! `n` in the last band read its padding, as every version's copies of
+//! whole bands may.
+//!
+//! **Barriers.** A stage's `full` barrier completes when the producer
+//! threads' arrivals are in (their activation copies, then their
+//! constants: version 12's) and the 16 KB of codes have landed: producer
+//! thread 0 makes its second arrival with `expect_tx` of those bytes.
+//! The producers issue the copy after waiting for the stage's `empty`
+//! phase, which every consumer thread reaches only after its reads of the
+//! stage's codes.
+//!
+//! Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M), MAX_GRID_Y),
+//! splits)`, exactly `BLOCK_THREADS` (512) threads, `SHARED_BYTES` of
+//! dynamic shared memory. In the `sm_80` PTX the entry points trap.
+
+use super::GroupParams;
+use super::mma_tile::{TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
+use super::v10::wgmma_tile;
+use crate::float::Bf16;
+use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
+use crate::wgmma::WgmmaHalf;
+use core::ops::Range;
+
+/// Version 23's main loop (launch shape above): version 12's
+/// (`v12::hopper::pipeline`) on version 22's tile, fed by
+/// [`hopper::TensorMapCodes`].
+pub(super) struct V23;
+
+wgmma_tile!(V23, v23);
+
+tensor_map_entry_points! {
+    V23, qweight: int4_linear_v23_f16, int4_linear_v23_bf16;
+    split_k: int4_linear_v23_split_k_f16, int4_linear_v23_split_k_bf16
+}
+
+impl TiledGemm for V23 {
+    type Activations<T: WgmmaHalf> = *const T;
+    type Codes = TensorMapAddress;
+
+    #[inline(always)]
+    unsafe fn sum_tiles<T: WgmmaHalf>(
+        x: *const T,
+        qweight: TensorMapAddress,
+        groups: GroupParams,
+        dims: (usize, usize, usize),
+        steps: Range<usize>,
+        store: impl Fn(usize, usize, f32),
+    ) {
+        #[cfg(target_feature = "sm_90a")]
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            let feed = hopper::TensorMapCodes { x, codes: qweight };
+            super::v12::hopper::pipeline::<T, _, Self, 2, 8>(feed, groups, dims, steps, store)
+        };
+        #[cfg(not(target_feature = "sm_90a"))]
+        super::v10::sm90a_only((x, qweight, groups, dims, steps, store));
+    }
+}
+
+#[cfg(target_feature = "sm_90a")]
+mod hopper {
+    use crate::device::{block_idx_x, sync_threads};
+    use crate::int4_linear::v10::WgmmaTile;
+    use crate::int4_linear::v12::hopper::{Feed, Ring};
+    use crate::mbarrier;
+    use crate::tma::{self, TensorMapAddress};
+    use quant_kernels_abi::int4::BAND_ROWS;
+    use quant_kernels_abi::int4_linear::v23::{BLOCK_N, CODE_BYTES_PER_STAGE};
+
+    /// Version 23's feed: producer thread 0 copies each step's codes with
+    /// the TMA unit, and the producer threads copy the activations from `x`.
+    pub(super) struct TensorMapCodes<T> {
+        pub(super) x: *const T,
+        pub(super) codes: TensorMapAddress,
+    }
+
+    impl<T> Feed<T> for TensorMapCodes<T> {
+        const PEER_RELEASES: u32 = 0;
+
+        fn copied_x(&self) -> Option<*const T> {
+            Some(self.x)
+        }
+        fn copied_codes(&self) -> Option<*const u32> {
+            None
+        }
+        fn meet(&self) {
+            sync_threads();
+        }
+        fn finish(&self) {}
+
+        #[inline(always)]
+        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, _: usize, thread: usize) {
+            // Version 23's ring: the box the host encodes is its.
+            const { assert!(S::BLOCK_N == BLOCK_N && S::CODE_BYTES_PER_STAGE == CODE_BYTES_PER_STAGE) };
+            if thread != 0 {
+                return;
+            }
+            let band = block_idx_x() as usize * BLOCK_N / BAND_ROWS;
+            // SAFETY: the stage is free (the caller's wait on `empty`), its
+            // codes at its start, 1024-byte aligned; the step's full
+            // barrier, whose expected bytes `arrive_full` adds. Coordinates
+            // fit in i32: the host refuses maps past that.
+            unsafe {
+                tma::load_3d(ring.stage(fill), self.codes, (0, (BAND_ROWS * i) as i32, band as i32), ring.full(fill))
+            };
+        }
+
+        #[inline(always)]
+        unsafe fn arrive_full(&self, full: u32, thread: usize) {
+            // SAFETY: forwarded from the caller.
+            unsafe {
+                if thread == 0 {
+                    mbarrier::arrive_expect_bytes(full, CODE_BYTES_PER_STAGE as u32);
+                } else {
+                    mbarrier::arrive(full);
+                }
+            }
+        }
+
+        unsafe fn release_peers<S: WgmmaTile>(&self, _: &Ring<S>, _: u32) {}
+    }
+}
