@@ -295,7 +295,11 @@ pub enum Int4LinearVersion {
     /// Version 22 with each step's codes copied by the TMA unit (one copy
     /// a step by one producer thread, from a tensor map of `qweight`, in
     /// place of four `cp.async` a producer thread). Compute capability 9.0
-    /// only; split as version 7.
+    /// only; split as version 7. The one [`best_for`](Self::best_for)
+    /// chooses from 9 to 16 rows where version 22's slices are long enough
+    /// and `k` is at most [`V23_MAX_K`]: at M = 16 1.01-1.06x faster than
+    /// version 22 on three benchmark shapes, 1.03x slower (1.09x with
+    /// zero points) at 8192 x 28672 (docs/PERF.md, run 28).
     V23 { split_k: u32 },
 }
 
@@ -363,10 +367,10 @@ impl Int4LinearVersion {
             // warps of a group known at compile time: 1-8% faster than v5
             // and v6 on every benchmark shape at M = 1 and 16, and 15% at 16
             // x 28672 x 8192 in groups of one warp (docs/PERF.md, run 23).
-            // From 9 rows, version 22 where its slices are long enough
+            // From 9 rows, version 23 or 22 where its slices are long enough
             // (`V22_MIN_SLICE_STEPS`), already split.
-            _ if m <= v7::ABOVE_M => match v22_where_slices_are_long(m, n, k, device) {
-                Some(v22) => return v22,
+            _ if m <= v7::ABOVE_M => match sixteen_row_tile_where_slices_are_long(m, n, k, device) {
+                Some(tiled) => return tiled,
                 None => Self::V17 { row_groups: 1, warps: 1 },
             },
             // Past it the tiled GEMM, which reads each weight once per tile
@@ -468,9 +472,10 @@ impl Int4LinearVersion {
             Self::V18 { .. } => tiled_block!(v18, 1650),
             Self::V19 { .. } => tiled_block!(v19, 1310),
             // 0.93 µs for version 22 (run 27, call G: 59.3 µs for 64 steps
-            // at 16 x 28672 x 8192).
+            // at 16 x 28672 x 8192) and 0.87 µs for version 23 (run 28,
+            // call C: 55.5 µs).
             Self::V22 { .. } => tiled_block!(v22, 930),
-            Self::V23 { .. } => tiled_block!(v23, 930),
+            Self::V23 { .. } => tiled_block!(v23, 870),
             // Named, so that a new version must say which it is.
             Self::V1
             | Self::V2
@@ -642,7 +647,7 @@ fn check_warps(version: Int4LinearVersion, m: usize, warps: u32) -> Result<(), E
     }
 }
 
-/// The fewest steps of `K` a slice of version 22 must hold for
+/// The fewest steps of `K` a slice of version 22 (or 23) must hold for
 /// [`Int4LinearVersion::best_for`] to take it over version 17 (9 to 16
 /// rows). At M = 16 on the H100 (docs/PERF.md, run 27, call G) version 22
 /// was 1.14x faster than version 17 at 11008 x 4096 (split 3, slices of 11
@@ -652,17 +657,36 @@ fn check_warps(version: Int4LinearVersion, m: usize, warps: u32) -> Result<(), E
 /// and the reduction cost more than the slices save.
 const V22_MIN_SLICE_STEPS: usize = 8;
 
-/// Version 22 with its split, for 9 to 16 half-precision activation rows
-/// (version 17's wide tile; the caller keeps `m` at most 16) on a device
-/// that runs it, where its slices hold at least [`V22_MIN_SLICE_STEPS`] steps.
-fn v22_where_slices_are_long(m: usize, n: usize, k: usize, device: &DeviceInfo) -> Option<Int4LinearVersion> {
-    let v22 = Int4LinearVersion::V22 { split_k: 1 };
-    if !wide_tile(m) || !v22.runs_on(device.compute_capability) {
+/// The longest rows (`k`) for which [`Int4LinearVersion::best_for`] takes
+/// version 23 over version 22. At M = 16 on the H100 (docs/PERF.md, run
+/// 28, calls B and C) version 23 was 1.04x faster than version 22 at 11008
+/// x 4096 (split 3), 1.01x at 4096 x 11008 (split 8) and 1.06x at 28672 x
+/// 8192, and 1.03x slower at 8192 x 28672 (split 4; 1.09x slower with zero
+/// points, 1.01x unsplit): its gain shrank as the rows grew, for a reason
+/// not yet found (neither the map's L2 promotion nor two copies a step
+/// changed it). The bound lies between the 11008 and 28672 measured.
+pub const V23_MAX_K: usize = 16384;
+
+/// Version 23 (rows of at most [`V23_MAX_K`]) or 22 with its split, for 9
+/// to 16 half-precision activation rows (version 17's wide tile; the
+/// caller keeps `m` at most 16) on a device that runs them, where the
+/// slices hold at least [`V22_MIN_SLICE_STEPS`] steps.
+fn sixteen_row_tile_where_slices_are_long(
+    m: usize,
+    n: usize,
+    k: usize,
+    device: &DeviceInfo,
+) -> Option<Int4LinearVersion> {
+    let version = match k {
+        ..=V23_MAX_K => Int4LinearVersion::V23 { split_k: 1 },
+        _ => Int4LinearVersion::V22 { split_k: 1 },
+    };
+    if !wide_tile(m) || !version.runs_on(device.compute_capability) {
         return None;
     }
-    let splits = tiled_split_k(v22, m, n, k, device);
+    let splits = tiled_split_k(version, m, n, k, device);
     let slice = v7::slice_steps(k.div_ceil(v7::STEP_K), splits as usize);
-    (slice >= V22_MIN_SLICE_STEPS).then_some(v22.with_split_k(splits))
+    (slice >= V22_MIN_SLICE_STEPS).then_some(version.with_split_k(splits))
 }
 
 /// Whether `m` activation rows take the versions' wide tile (16 rows a
@@ -810,7 +834,9 @@ pub struct XTensorMap {
 /// element strides `[1, 1, 1]`, no interleave, `CU_TENSOR_MAP_SWIZZLE_64B`,
 /// any L2 promotion, `CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE` (zeros outside).
 /// Element `(w, 16 s + r, b)` is word `w` of row `16 b + r` in step `s`: a
-/// band's step is 16 rows of 64 bytes at once in the banded format.
+/// band's step is 16 rows of 64 bytes at once in the banded format. With
+/// `words_per_row == 0` (`k == 0`) the kernel reads no codes, and any 128
+/// bytes will do (the driver encodes no empty array).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QweightTensorMap {
     /// Words of a row, whole steps: `padded_words_per_row(k)`.

@@ -66,10 +66,15 @@ impl TensorMap {
     }
 
     /// The map `map` describes, of the codes at device address `qweight`
-    /// (see [`QweightTensorMap`]). The driver refuses ([`Error::Driver`])
-    /// an address not 16-byte aligned or a dimension past 2^32.
+    /// (see [`QweightTensorMap`]; a map of zeros when a row has no words,
+    /// `k == 0`, and the kernel reads none). The driver refuses
+    /// ([`Error::Driver`]) an address not 16-byte aligned or a dimension
+    /// past 2^32.
     pub(crate) fn encode_qweight(qweight: u64, map: &QweightTensorMap) -> Result<Self, Error> {
         let &QweightTensorMap { words_per_row, bands } = map;
+        if words_per_row == 0 {
+            return Ok(Self::UNUSED);
+        }
         let row_step_bytes = 4 * STEP_WORDS as u64;
         let tiled = Tiled { data_type: DATA_TYPE_UINT32, swizzle: SWIZZLE_64B };
         tiled.encode(
