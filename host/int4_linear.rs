@@ -662,9 +662,10 @@ const V22_MIN_SLICE_STEPS: usize = 8;
 /// 28, calls B and C) version 23 was 1.04x faster than version 22 at 11008
 /// x 4096 (split 3), 1.01x at 4096 x 11008 (split 8) and 1.06x at 28672 x
 /// 8192, and 1.03x slower at 8192 x 28672 (split 4; 1.09x slower with zero
-/// points, 1.01x unsplit): its gain shrank as the rows grew, for a reason
-/// not yet found (neither the map's L2 promotion nor two copies a step
-/// changed it). The bound lies between the 11008 and 28672 measured.
+/// points, 1.01x unsplit): its gain shrank as the rows grew. Neither the
+/// map's L2 promotion nor two copies a step changed that; `ncu` (call F)
+/// found its warps waiting longer on the producers' loads of the
+/// constants there. The bound lies between the 11008 and 28672 measured.
 pub const V23_MAX_K: usize = 16384;
 
 /// Version 23 (rows of at most [`V23_MAX_K`]) or 22 with its split, for 9

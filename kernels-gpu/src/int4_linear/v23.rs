@@ -11,6 +11,14 @@
 //! `cp.async`, each with its address, its bounds and its predicate; here
 //! producer thread 0 issues one 3-D TMA copy of the step's 16 KB instead.
 //!
+//! **Measured** (H100, run 28, bf16, cold, `docs/PERF.md`): at M = 16
+//! 1.02-1.06x faster than version 22 on 4096 x 4096 (split 8), 11008 x
+//! 4096 (split 3), 4096 x 11008 (split 8) and 28672 x 8192 (55.4 µs
+//! against 59.1), with 6% fewer instructions; 1.03x slower at 8192 x
+//! 28672 split 4 (1.09x with zero points), where `ncu` found the
+//! producers' loads of the constants waiting longer. The library's choice
+//! from 9 to 16 rows where `k` is at most 16384.
+//!
 //! **The tensor map** is the second argument, in place of `qweight`'s
 //! address: the banded codes as a 3-D array of words (ABI `v23` has the
 //! view and the box), 64-byte swizzle. A band's step is 16 rows of 64 bytes
