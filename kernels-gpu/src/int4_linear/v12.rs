@@ -176,7 +176,9 @@ pub(super) mod hopper {
         fn finish(&self);
 
         /// Producer thread `thread`, after its copies of step `i` (of the
-        /// tile from activation row `first_m`) into `fill`'s stage.
+        /// tile from activation row `first_m`) into `fill`'s stage: brings
+        /// what the producer threads do not copy (the activations of
+        /// version 13, the codes of version 23) with the TMA unit.
         ///
         /// # Safety
         /// The thread has waited for the stage's `empty` phase: every
@@ -184,7 +186,8 @@ pub(super) mod hopper {
         unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_m: usize, thread: usize);
 
         /// Producer thread `thread`'s arrival on `full`, after its
-        /// constants of the step are stored.
+        /// constants of the step are stored (with the bytes of
+        /// [`load`](Self::load)'s copies expected, if any).
         ///
         /// # Safety
         /// `full` is the step's barrier.
