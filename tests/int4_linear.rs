@@ -743,7 +743,7 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Versions 7, 10 to 13, 18, 19 and 22 split along `K` on ragged shapes: `M` inside and
+/// Versions 7, 10 to 13, 18, 19, 22 and 23 split along `K` on ragged shapes: `M` inside and
 /// past their 128-row tiles (and inside and past version 11's 256), `N` not a multiple of 128 (nor, for 1001, of the reduction's 4 columns), `K` of 6 steps (the last
 /// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
 /// an empty slice) and 9 ways (more slices than steps); every group size

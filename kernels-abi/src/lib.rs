@@ -343,7 +343,7 @@ pub mod int4_linear {
         pub const MIN_SLICE_STEPS: usize = 4;
     }
 
-    /// The constants of a warpgroup-MMA tile (versions 10 to 13, 18, 19 and 22)
+    /// The constants of a warpgroup-MMA tile (versions 10 to 13, 18, 19, 22 and 23)
     /// from its weight rows per warpgroup, activation rows and stages;
     /// the main loop's own constants (threads, shared memory) come from
     /// [`block_barrier_loop!`] or [`producer_consumer_loop!`].

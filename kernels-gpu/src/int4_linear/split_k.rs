@@ -1,5 +1,5 @@
 //! The second kernel of the tiled GEMMs' split-K (versions 7, 10 to 13, 18,
-//! 19 and 22): adds the f32 partial sums of the `splits` slices
+//! 19, 22 and 23): adds the f32 partial sums of the `splits` slices
 //! of `K`, `partials[splits][m][n]`, adds the bias and rounds into `y[m][n]`.
 //!
 //! Block `(bx, by)` takes columns `bx * REDUCE_THREADS * REDUCE_COLUMNS ..`
