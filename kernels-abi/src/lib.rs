@@ -520,8 +520,8 @@ pub mod int4_linear {
     /// [words per row / 16 * 16][16]`, `bands = ceil(n / 16)`; element
     /// `(w, 16 s + r, b)` is word `w` of row `16 b + r` in step `s`.
     pub mod v23 {
-        wgmma_tile!(128, 16, 8);
-        producer_consumer_loop!();
+        // Version 22's tile, block and ring.
+        pub use super::v22::*;
         /// The box of a step's codes, innermost first: 16 words (the 64
         /// bytes of a row's step, the 64-byte swizzle's width), the 16 rows of
         /// a band, and the block's `BLOCK_N / 16` bands.

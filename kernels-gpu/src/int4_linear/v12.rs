@@ -153,11 +153,17 @@ pub(super) mod hopper {
     }
 
     /// How the codes and activations reach the stages: what versions 12
-    /// (and 19 and 22), 13 and 23 do differently.
+    /// (and 19 and 22), 13 and 23 do differently. The defaults are those of
+    /// a block on its own (all but version 13).
     pub(in crate::int4_linear) trait Feed<T> {
         /// Arrivals a phase of `empty[s]` besides one from each consumer
         /// thread of the block: those of [`release_peers`](Self::release_peers).
-        const PEER_RELEASES: u32;
+        const PEER_RELEASES: u32 = 0;
+
+        /// Bytes that [`load`](Self::load)'s copies bring into a block's
+        /// stage each step: producer thread 0's arrival on `full` expects
+        /// them (`expect_tx`).
+        const LOADED_BYTES: u32 = 0;
 
         /// The activations, if the producer threads copy them (`cp.async`);
         /// `None` if [`load`](Self::load) brings them.
@@ -169,29 +175,27 @@ pub(super) mod hopper {
 
         /// The block (and the blocks it shares barriers with) meets after
         /// the barriers are initialized.
-        fn meet(&self);
+        fn meet(&self) {
+            sync_threads();
+        }
 
         /// Before the block exits, when other blocks may still arrive on its
         /// barriers.
-        fn finish(&self);
+        fn finish(&self) {}
 
         /// Producer thread `thread`, after its copies of step `i` (of the
         /// tile from activation row `first_m`) into `fill`'s stage: brings
         /// what the producer threads do not copy (the activations of
-        /// version 13, the codes of version 23) with the TMA unit.
+        /// version 13, the codes of version 23) with the TMA unit,
+        /// [`LOADED_BYTES`](Self::LOADED_BYTES) a step, counted on the
+        /// stage's `full` barrier.
         ///
         /// # Safety
         /// The thread has waited for the stage's `empty` phase: every
         /// consumer that reads the stage, in any block, has released it.
-        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_m: usize, thread: usize);
-
-        /// Producer thread `thread`'s arrival on `full`, after its
-        /// constants of the step are stored (with the bytes of
-        /// [`load`](Self::load)'s copies expected, if any).
-        ///
-        /// # Safety
-        /// `full` is the step's barrier.
-        unsafe fn arrive_full(&self, full: u32, thread: usize);
+        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_m: usize, thread: usize) {
+            let _ = (ring, fill, i, first_m, thread);
+        }
 
         /// Each consumer thread, once the MMAs that read `fill`'s stage have
         /// completed, a chunk of MMAs after its own arrival on `empty[s]`:
@@ -201,7 +205,9 @@ pub(super) mod hopper {
         ///
         /// # Safety
         /// Every consumer thread, once for each `fill`.
-        unsafe fn release_peers<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32);
+        unsafe fn release_peers<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32) {
+            let _ = (ring, fill);
+        }
     }
 
     /// The feed of versions 12, 19 and 22: the producer threads copy the
@@ -212,24 +218,12 @@ pub(super) mod hopper {
     }
 
     impl<T> Feed<T> for CopiedStages<T> {
-        const PEER_RELEASES: u32 = 0;
-
         fn copied_x(&self) -> Option<*const T> {
             Some(self.x)
         }
         fn copied_codes(&self) -> Option<*const u32> {
             Some(self.qweight)
         }
-        fn meet(&self) {
-            sync_threads();
-        }
-        fn finish(&self) {}
-        unsafe fn load<S: WgmmaTile>(&self, _: &Ring<S>, _: u32, _: usize, _: usize, _: usize) {}
-        unsafe fn arrive_full(&self, full: u32, _: usize) {
-            // SAFETY: forwarded from the caller.
-            unsafe { mbarrier::arrive(full) };
-        }
-        unsafe fn release_peers<S: WgmmaTile>(&self, _: &Ring<S>, _: u32) {}
     }
 
     /// The producer warpgroups and the MMA warpgroups of tile `S` (`TILES`
@@ -346,7 +340,11 @@ pub(super) mod hopper {
                     mbarrier::arrive_on_copies(ring.full(fill));
                     feed.load(ring, fill, i, first_m, thread);
                     store_constants::<T, S>(stage + param_slot, &raw, slots.clone());
-                    feed.arrive_full(ring.full(fill), thread);
+                    if F::LOADED_BYTES > 0 && thread == 0 {
+                        mbarrier::arrive_expect_bytes(ring.full(fill), F::LOADED_BYTES);
+                    } else {
+                        mbarrier::arrive(ring.full(fill));
+                    }
                 }
                 fill += 1;
             }

@@ -138,6 +138,8 @@ mod hopper {
 
     impl<T> Feed<T> for MulticastActivations {
         const PEER_RELEASES: u32 = (CLUSTER - 1) as u32 * CONSUMER_WARPS;
+        /// Both halves of the stage's activations, whichever block copied them.
+        const LOADED_BYTES: u32 = ACTIVATION_BYTES_PER_STAGE as u32;
 
         fn copied_x(&self) -> Option<*const T> {
             None
@@ -182,18 +184,6 @@ mod hopper {
                         every_block,
                     )
                 };
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn arrive_full(&self, full: u32, thread: usize) {
-            // SAFETY: forwarded from the caller.
-            unsafe {
-                if thread == 0 {
-                    mbarrier::arrive_expect_bytes(full, ACTIVATION_BYTES_PER_STAGE as u32);
-                } else {
-                    mbarrier::arrive(full);
-                }
             }
         }
 

@@ -88,10 +88,9 @@ impl TiledGemm for V23 {
 
 #[cfg(target_feature = "sm_90a")]
 mod hopper {
-    use crate::device::{block_idx_x, sync_threads};
+    use crate::device::block_idx_x;
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v12::hopper::{Feed, Ring};
-    use crate::mbarrier;
     use crate::tma::{self, TensorMapAddress};
     use quant_kernels_abi::int4::BAND_ROWS;
     use quant_kernels_abi::int4_linear::v23::{BLOCK_N, CODE_BYTES_PER_STAGE};
@@ -104,7 +103,7 @@ mod hopper {
     }
 
     impl<T> Feed<T> for TensorMapCodes<T> {
-        const PEER_RELEASES: u32 = 0;
+        const LOADED_BYTES: u32 = CODE_BYTES_PER_STAGE as u32;
 
         fn copied_x(&self) -> Option<*const T> {
             Some(self.x)
@@ -112,10 +111,6 @@ mod hopper {
         fn copied_codes(&self) -> Option<*const u32> {
             None
         }
-        fn meet(&self) {
-            sync_threads();
-        }
-        fn finish(&self) {}
 
         #[inline(always)]
         unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, _: usize, thread: usize) {
@@ -127,25 +122,11 @@ mod hopper {
             let band = block_idx_x() as usize * BLOCK_N / BAND_ROWS;
             // SAFETY: the stage is free (the caller's wait on `empty`), its
             // codes at its start, 1024-byte aligned; the step's full
-            // barrier, whose expected bytes `arrive_full` adds. Coordinates
+            // barrier, which expects LOADED_BYTES more. Coordinates
             // fit in i32: the host refuses maps past that.
             unsafe {
                 tma::load_3d(ring.stage(fill), self.codes, (0, (BAND_ROWS * i) as i32, band as i32), ring.full(fill))
             };
         }
-
-        #[inline(always)]
-        unsafe fn arrive_full(&self, full: u32, thread: usize) {
-            // SAFETY: forwarded from the caller.
-            unsafe {
-                if thread == 0 {
-                    mbarrier::arrive_expect_bytes(full, CODE_BYTES_PER_STAGE as u32);
-                } else {
-                    mbarrier::arrive(full);
-                }
-            }
-        }
-
-        unsafe fn release_peers<S: WgmmaTile>(&self, _: &Ring<S>, _: u32) {}
     }
 }
