@@ -211,11 +211,7 @@ fn launch_overhead(report: &Report) -> String {
         let (Some(enqueue), Some(graph), Some(stream)) = (t.enqueue, graph, stream) else {
             continue;
         };
-        let verdict = if stream.median <= 1.05 * graph.median {
-            "sustained: the host issues launches faster than the GPU runs them"
-        } else {
-            "NOT sustained: the host's launch cost shows"
-        };
+        let verdict = launch_verdict(enqueue, graph.median, stream.median);
         text += &format!(
             "{} {}: enqueue {} µs a call against a kernel time of {} µs ({kind}, graph); back to back from the \
              host {} µs: {verdict}\n",
@@ -229,9 +225,31 @@ fn launch_overhead(report: &Report) -> String {
     if text.is_empty() { text } else { format!("\nLaunch overhead, the 4096x4096 decode GEMV:\n{text}") }
 }
 
+/// Whether launches back to back from the host (`stream` seconds a call)
+/// sustain the kernel's own time (`graph`, within 5%), and if not, which
+/// side shows: the host's `enqueue` cost, or, when the host keeps ahead,
+/// the GPU's gap between kernels launched on a stream, which a graph
+/// removes.
+fn launch_verdict(enqueue: f64, graph: f64, stream: f64) -> &'static str {
+    if stream <= 1.05 * graph {
+        "sustained: the host issues launches faster than the GPU runs them"
+    } else if enqueue >= graph {
+        "NOT sustained: the host's enqueue takes longer than the kernel"
+    } else {
+        "NOT sustained: the host keeps ahead, and the gap between stream launches shows (a graph removes it)"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_launch_verdict_names_what_shows() {
+        assert!(launch_verdict(4.4e-6, 5.5e-6, 5.6e-6).starts_with("sustained"));
+        assert!(launch_verdict(6.0e-6, 5.5e-6, 6.6e-6).contains("enqueue takes longer"));
+        assert!(launch_verdict(4.4e-6, 5.5e-6, 6.6e-6).contains("gap between stream launches"));
+    }
     use crate::model::tests::sample_report;
 
     #[test]
