@@ -22,7 +22,8 @@ import sys
 
 INSTRUCTION = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 BRANCH_TARGET = re.compile(r"\bBRA\b.*?\b0x([0-9a-f]+)\s*$")
-COUNTED = (("MMA", r"\bH(G)?MMA\b"), ("LDG", r"\bLDG\b"), ("LDGSTS", r"\bLDGSTS\b"),
+MMA = r"\bHG?MMA\b"
+COUNTED = (("MMA", MMA), ("LDG", r"\bLDG\b"), ("LDGSTS", r"\bLDGSTS\b"),
            ("LDS", r"\bLDS\b"), ("spill", r"\b(LDL|STL)\b"))
 
 
@@ -52,7 +53,7 @@ def innermost_mma_loop(body):
             continue
         start = next(i for i, (a, _) in enumerate(body) if a >= int(target.group(1), 16))
         loop = [t for _, t in body[start:end + 1]]
-        if any(re.search(COUNTED[0][1], t) for t in loop) and (best is None or len(loop) < len(best)):
+        if any(re.search(MMA, t) for t in loop) and (best is None or len(loop) < len(best)):
             best = loop
     return best
 

@@ -243,6 +243,7 @@ fn launch_verdict(enqueue: f64, graph: f64, stream: f64) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::tests::sample_report;
 
     #[test]
     fn the_launch_verdict_names_what_shows() {
@@ -250,7 +251,6 @@ mod tests {
         assert!(launch_verdict(6.0e-6, 5.5e-6, 6.6e-6).contains("enqueue takes longer"));
         assert!(launch_verdict(4.4e-6, 5.5e-6, 6.6e-6).contains("gap between stream launches"));
     }
-    use crate::model::tests::sample_report;
 
     #[test]
     fn every_row_and_the_verdict_appear() {
