@@ -15,6 +15,7 @@ use cust::module::Module;
 use cust::stream::{Stream, StreamFlags};
 use std::collections::HashMap;
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The library's entry point on a GPU: owns the device's primary context and
 /// the PTX module chosen for it, and launches the kernels.
@@ -38,6 +39,9 @@ pub struct Kernels {
     /// Where calls that need a workspace take it from, in stream order; the
     /// error, for those calls, on a device without memory pools.
     workspaces: Result<WorkspacePool, Error>,
+    /// Whether kernels are launched as programmatic dependents of the
+    /// kernel before them (see [`Kernels::set_programmatic_launches`]).
+    programmatic: AtomicBool,
     context: Context,
 }
 
@@ -94,7 +98,27 @@ impl Kernels {
         // Created now, not at the first split-K call: pool calls are not
         // allowed while this thread captures a graph.
         let workspaces = WorkspacePool::new(ordinal);
-        Ok(Self { functions, module, stream, info, target, max_shared, workspaces, context })
+        let programmatic = AtomicBool::new(programmatic_capable(target));
+        Ok(Self { functions, module, stream, info, target, max_shared, workspaces, programmatic, context })
+    }
+
+    /// Turns programmatic dependent launch on or off (on by default where
+    /// the module supports it: the `sm_90a` one). When on, every kernel is
+    /// launched with programmatic stream serialization: it may start while
+    /// the kernel before it on the stream still runs, and waits for that
+    /// kernel before it reads or writes global memory (the decode GEMV, int4
+    /// versions 5, 6 and 17, first asks the L2 for its first weights), so
+    /// that back-to-back kernels overlap one's launch with the previous
+    /// one's end. Results are the same either way; off, every launch waits
+    /// for the previous kernel to end. On a module without support
+    /// (`sm_80`) this does nothing.
+    pub fn set_programmatic_launches(&self, on: bool) {
+        self.programmatic.store(on && programmatic_capable(self.target), Ordering::Relaxed);
+    }
+
+    /// Whether kernels are launched as programmatic dependents.
+    pub fn programmatic_launches(&self) -> bool {
+        self.programmatic.load(Ordering::Relaxed)
     }
 
     /// Compute capability and multiprocessor count.
@@ -183,6 +207,10 @@ impl Kernels {
             return Err(Error::TooLarge { what: "dynamic shared memory per block", value, limit });
         }
         let function = &kernel.function;
+        if self.programmatic_launches() {
+            // SAFETY: as below.
+            return unsafe { launch_programmatic(function, c, stream, args) };
+        }
         let (grid, block) = ((c.grid[0], c.grid[1], c.grid[2]), (c.block[0], c.block[1], c.block[2]));
         // SAFETY: the function belongs to the loaded module, and the caller
         // guarantees the argument list.
@@ -205,6 +233,89 @@ impl Drop for Kernels {
 struct LoadedKernel {
     function: Function<'static>,
     max_threads: u32,
+}
+
+/// Whether `target`'s kernels have their `griddepcontrol` instructions
+/// (see [`crate::launch`]): the modules for compute capability 9.0 and
+/// later, whose devices support the launch attribute.
+fn programmatic_capable(target: PtxTarget) -> bool {
+    target.compute_capability >= (9, 0)
+}
+
+/// What `cuLaunchKernelEx` needs, which `cust` 0.3's bindings (CUDA 11)
+/// lack: `CUlaunchConfig` and `CUlaunchAttribute` of cuda.h (CUDA 12.0+).
+mod launch_ex {
+    use cust::sys::{CUfunction, CUresult, CUstream};
+    use std::ffi::c_void;
+
+    /// `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`.
+    pub const PROGRAMMATIC_STREAM_SERIALIZATION: u32 = 6;
+
+    /// `CUlaunchAttribute`: the id, padded to 8 bytes, then the 64-byte
+    /// union `CUlaunchAttributeValue`, of which this attribute's member
+    /// (`int programmaticStreamSerializationAllowed`) is the first 4 bytes.
+    #[repr(C)]
+    pub struct Attribute {
+        pub id: u32,
+        pub pad: u32,
+        pub value: [u64; 8],
+    }
+
+    /// `CUlaunchConfig`.
+    #[repr(C)]
+    pub struct Config {
+        pub grid: [u32; 3],
+        pub block: [u32; 3],
+        pub shared_mem_bytes: u32,
+        pub stream: CUstream,
+        pub attributes: *mut Attribute,
+        pub attribute_count: u32,
+    }
+
+    #[link(name = "cuda")]
+    unsafe extern "C" {
+        pub fn cuLaunchKernelEx(
+            config: *const Config,
+            function: CUfunction,
+            params: *mut *mut c_void,
+            extra: *mut *mut c_void,
+        ) -> CUresult;
+    }
+}
+
+/// Enqueues `function` on `stream` as a programmatic dependent of the
+/// kernel before it there.
+///
+/// # Safety
+/// As for [`Kernels::launch`], and the kernel waits for the previous grid
+/// before it touches global memory (every kernel of the `sm_90a` module).
+unsafe fn launch_programmatic(
+    function: &Function,
+    config: &crate::launch::LaunchConfig,
+    stream: &Stream,
+    args: &[*mut c_void],
+) -> Result<(), Error> {
+    // Allowed: 1 in the union's first int.
+    let mut attribute = launch_ex::Attribute {
+        id: launch_ex::PROGRAMMATIC_STREAM_SERIALIZATION,
+        pad: 0,
+        value: [1, 0, 0, 0, 0, 0, 0, 0],
+    };
+    let config = launch_ex::Config {
+        grid: config.grid,
+        block: config.block,
+        shared_mem_bytes: config.shared_mem_bytes,
+        stream: stream.as_inner(),
+        attributes: &mut attribute,
+        attribute_count: 1,
+    };
+    // SAFETY: the layouts are cuda.h's; the attribute outlives the call,
+    // which copies it; the caller guarantees the function and arguments
+    // (the driver only reads `args`).
+    let result = unsafe {
+        launch_ex::cuLaunchKernelEx(&config, function.to_raw(), args.as_ptr() as *mut _, std::ptr::null_mut())
+    };
+    Error::check_driver("cuLaunchKernelEx", result)
 }
 
 /// Lets `function` be launched with up to `bytes` of dynamic shared memory

@@ -1,5 +1,14 @@
 //! Launch geometry: what any driver wrapper needs, besides the PTX and the
 //! kernel's argument list, to launch a kernel of this library.
+//!
+//! Every kernel of the `sm_90a` module may also be launched as a
+//! programmatic dependent of the kernel before it on its stream (the
+//! attribute `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION` of
+//! `cuLaunchKernelEx`): each waits (`griddepcontrol.wait`) before it reads
+//! or writes global memory, so its launch and start overlap the previous
+//! kernel's end and nothing else does. [`Kernels`](crate::Kernels) launches
+//! them so by default; launched without the attribute they run as any
+//! kernel does.
 
 use crate::Error;
 

@@ -844,6 +844,86 @@ fn split_k_workspace_in_graphs_and_streams(kernels: &Kernels, rng: &mut Rng) -> 
     Ok(())
 }
 
+/// Back-to-back layers on one stream, each reading the previous one's
+/// output and writing the buffer the one before it read, for each kind of
+/// kernel the library picks from M = 1 to 8192 (the decode GEMV, the tiled
+/// GEMMs split or not, with the split's reduction, clusters and tensor
+/// maps): with programmatic dependent launch (on by default on sm_90a,
+/// where every kernel may start before the one before it ends), from a
+/// stream and from a graph, the results equal bit for bit those of the
+/// same layers launched one at a time (the stream synchronized after
+/// each). A kernel that read its input or wrote its output before waiting
+/// for the previous grid would see the previous layer's output half
+/// written.
+fn programmatic_launches_chain_layers(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let programmatic = kernels.target().compute_capability >= (9, 0);
+    ensure(kernels.programmatic_launches() == programmatic, || {
+        format!("programmatic launches {} on {}", kernels.programmatic_launches(), kernels.target().name())
+    })?;
+    // n == k, so that a layer's output is the next one's input; weights of
+    // standard deviation 1 / sqrt(k) keep the activations near 1.
+    let (n, k, layers) = (4096, 4096, 12);
+    let weights = Int4Weights::quantize(&rng.normals(n * k, 1.0 / 64.0), n, k, 128, Int4Mode::Symmetric)?;
+    let layer = kernels.upload_int4_linear(&weights, None)?;
+    let own = Stream::new(StreamFlags::NON_BLOCKING, None)?;
+    for m in [1, 16, 32, 64, 256, 8192] {
+        let plan = int4_linear::plan::<bf16>(&layer.shape(), &buffers(m, &layer.shape(), false), kernels.device())?;
+        let launches_a_layer = if plan.ok_or("no launch")?.split_k.is_some() { 2 } else { 1 };
+        let x = bf16::from_f32_slice(&rng.normals(m * k, 1.0));
+        // The layers from `x` into buffers [0] and [1], alternately; the
+        // stream synchronized after each when `serial`. Downloads both.
+        let chain = |serial: bool, graph: bool| -> Result<[Vec<bf16>; 2], Failed> {
+            let mut buffers = [kernels.upload(&x)?, poisoned::<bf16>(kernels, m * n)];
+            // The upload and the poison ran on the legacy stream, which `own` does not wait for.
+            CurrentContext::synchronize()?;
+            let enqueue = |buffers: &mut [DeviceBuffer<bf16>; 2]| -> Result<(), Error> {
+                for i in 0..layers {
+                    let [a, b] = buffers;
+                    let (input, output) = if i % 2 == 0 { (a, b) } else { (b, a) };
+                    kernels.int4_linear(input, m, &layer, output, &own)?;
+                    if serial {
+                        own.synchronize()?;
+                    }
+                }
+                Ok(())
+            };
+            if graph {
+                let graph = kernels.capture(&own, || enqueue(&mut buffers))?;
+                // (A split's workspace adds allocation nodes.)
+                ensure(graph.nodes()? >= layers * launches_a_layer, || {
+                    format!("{} nodes for {layers} layers", graph.nodes().unwrap_or(0))
+                })?;
+                // SAFETY: the buffers outlive the graph; read after the stream is synchronized.
+                unsafe { graph.launch(&own)? };
+            } else {
+                enqueue(&mut buffers)?;
+            }
+            Ok([kernels.download(&buffers[0], &own)?, kernels.download(&buffers[1], &own)?])
+        };
+        let serial = chain(true, false)?;
+        if m <= 16 {
+            // The last layer against the reference from its own (downloaded)
+            // input: layer i reads buffer i % 2. (The other tests check every
+            // kernel against the reference; this one compares launch orders.)
+            let [even, odd] = &serial;
+            let (input, output) = if (layers - 1) % 2 == 0 { (even, odd) } else { (odd, even) };
+            let expected = reference::int4_linear(&bf16::to_f32_vec(input), m, &weights, None)?;
+            let mass = scaled_activation_mass(&weights, &bf16::to_f32_vec(input), m);
+            check_error::<bf16>(&bf16::to_f32_vec(output), &expected, &mass, k, &format!("m = {m}, layer {layers}"))?;
+        }
+        for (graph, how) in [(false, "stream"), (true, "graph")] {
+            let overlapped = chain(false, graph)?;
+            for (buffer, (got, expected)) in overlapped.iter().zip(&serial).enumerate() {
+                let differ = first_failures(got.len(), 3, |i| got[i].to_bits() == expected[i].to_bits());
+                ensure(differ.is_empty(), || {
+                    format!("m = {m}, {how}: buffer {buffer} differs from the serial layers at {differ:?}")
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn empty_k_gives_bias(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     let (m, n) = (3, 5);
     let shape = Int4Shape::new(n, 0, 32, Int4Mode::Symmetric)?;
@@ -1006,6 +1086,7 @@ fn main() {
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
         capturing_gpu_test("gpu::split_k_workspace_in_graphs_and_streams", split_k_workspace_in_graphs_and_streams),
+        capturing_gpu_test("gpu::programmatic_launches_chain_layers", programmatic_launches_chain_layers),
         gpu_test("gpu::empty_k_gives_bias", empty_k_gives_bias),
         gpu_test("gpu::rejects_bad_input_without_writing", rejects_bad_input_without_writing),
         gpu_test("gpu::huge_past_2_31_activations", huge_past_2_31_activations),

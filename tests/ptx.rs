@@ -1,6 +1,7 @@
 //! The embedded PTX (CPU only): every kernel the host launches is in every
 //! target's module and every kernel in the modules is launched by the host,
-//! and devices map to the right target.
+//! every `sm_90a` kernel waits for the previous grid before touching global
+//! memory, and devices map to the right target.
 
 mod common;
 
@@ -72,6 +73,67 @@ fn every_target_defines_every_kernel(_: &mut Rng) -> TestResult {
     Ok(())
 }
 
+/// The PTX text of each entry point of `ptx`: from its `.entry` to the next.
+fn entries(ptx: &str) -> impl Iterator<Item = (&str, &str)> {
+    ptx.split("\n.visible .entry ").skip(1).map(|text| (text.split('(').next().unwrap_or_default(), text))
+}
+
+/// The library launches every kernel of a module with programmatic
+/// dependent launch where the module supports it (`sm_90a`; see
+/// `kernels-gpu/src/grid_dependency.rs`), so every entry point there must
+/// wait for the previous grid (`griddepcontrol.wait`) before it reads or
+/// writes global memory: before the first wait, in the text, only its
+/// parameters, shared memory and L2 prefetches. In the `sm_80` module,
+/// which has no such launch, no kernel has the instructions.
+fn every_kernel_waits_for_the_previous_grid_first(_: &mut Rng) -> TestResult {
+    const ALLOWED: [&str; 5] = ["ld.param.", "ld.shared", "ld.const.", "st.shared", "prefetch.global.L2"];
+    const MEMORY: [&str; 13] = [
+        "ld",
+        "st",
+        "cp",
+        "red",
+        "atom",
+        "tex",
+        "suld",
+        "sust",
+        "multimem",
+        "prefetch",
+        "prefetchu",
+        "discard",
+        "applypriority",
+    ];
+    for target in ptx::targets() {
+        let programmatic = target.compute_capability >= (9, 0);
+        let mut checked = 0;
+        for (kernel, text) in entries(target.ptx) {
+            let wait = text.find("griddepcontrol.wait");
+            let launch = text.contains("griddepcontrol.launch_dependents");
+            ensure(wait.is_some() == programmatic && launch == programmatic, || {
+                format!("{kernel} in {}: griddepcontrol.wait {wait:?}, launch_dependents {launch}", target.name())
+            })?;
+            let prologue = &text[..wait.unwrap_or(0)];
+            for line in prologue.lines().map(str::trim) {
+                // The instruction after an optional `@%p` guard.
+                let mut words = line.split_whitespace();
+                let opcode = match words.next() {
+                    Some(guard) if guard.starts_with('@') => words.next().unwrap_or_default(),
+                    Some(first) => first,
+                    None => continue,
+                };
+                let touches_memory = MEMORY.contains(&opcode.split('.').next().unwrap_or_default());
+                ensure(!touches_memory || ALLOWED.iter().any(|allowed| opcode.starts_with(allowed)), || {
+                    format!("{kernel} in {}: `{line}` before griddepcontrol.wait", target.name())
+                })?;
+            }
+            checked += 1;
+        }
+        ensure(checked == ptx::kernel_names().len(), || {
+            format!("{checked} entry points in {}, {} kernels", target.name(), ptx::kernel_names().len())
+        })?;
+    }
+    Ok(())
+}
+
 fn devices_map_to_the_newest_target_they_run(_: &mut Rng) -> TestResult {
     // sm_90a runs on 9.0 only; newer devices take the portable sm_80.
     for (cc, expected) in [
@@ -92,6 +154,7 @@ fn main() {
     run(vec![
         cpu_test("cpu::host_and_modules_agree_on_kernels", host_and_modules_agree_on_kernels),
         cpu_test("cpu::every_target_defines_every_kernel", every_target_defines_every_kernel),
+        cpu_test("cpu::every_kernel_waits_for_the_previous_grid_first", every_kernel_waits_for_the_previous_grid_first),
         cpu_test("cpu::devices_map_to_the_newest_target_they_run", devices_map_to_the_newest_target_they_run),
     ]);
 }

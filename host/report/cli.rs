@@ -27,6 +27,9 @@ Options:
   --quick         fewer cases: 3 elementwise sizes, 2 linear shapes,
                   M = 1, 16 and 128, symmetric weights only
   --seed S        draw the inputs from seed S (default: fresh, printed)
+  --serialized    launch every kernel after the previous one has ended (no
+                  programmatic dependent launch, which every kernel uses by
+                  default on sm_90a): the times without the overlap
 
 Without a CUDA device the bench runs the CPU reference instead (set
 REQUIRE_GPU=1 to make that an error). Exit status 1 when a check fails.
@@ -55,6 +58,8 @@ pub struct Options {
     pub iters: Option<usize>,
     pub selection: Selection,
     pub seed: Option<u64>,
+    /// Programmatic dependent launch off.
+    pub serialized: bool,
 }
 
 /// Parses the arguments after the program name.
@@ -89,6 +94,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         iters: None,
         selection: Selection::default(),
         seed: None,
+        serialized: false,
     };
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -105,6 +111,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--seed" => options.seed = Some(value()?.parse().map_err(|_| "--seed takes an integer".to_string())?),
             "--sweep" => options.selection.sweep = true,
             "--quick" => options.selection.quick = true,
+            "--serialized" => options.serialized = true,
             "-h" | "--help" => return Ok(Command::Help),
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -144,18 +151,22 @@ mod tests {
             assert_eq!(options.json, PathBuf::from("target/report/report.json"));
             assert_eq!(options.png, PathBuf::from("target/report/report.png"));
             assert_eq!((options.kernel, options.iters, options.selection), (None, None, Selection::default()));
+            assert!(!options.serialized);
         }
     }
 
     #[test]
     fn options() {
-        let options = bench("bench --out o --png p.png --kernel int4_linear_v2_f32 --iters=3 --sweep --quick --seed 7");
+        let options = bench(
+            "bench --out o --png p.png --kernel int4_linear_v2_f32 --iters=3 --sweep --quick --seed 7 --serialized",
+        );
         assert_eq!(options.json, PathBuf::from("o/report.json"));
         assert_eq!(options.png, PathBuf::from("p.png"));
         assert_eq!(options.kernel.as_deref(), Some("int4_linear_v2_f32"));
         assert_eq!(options.iters, Some(3));
         assert_eq!(options.selection, Selection { quick: true, sweep: true });
         assert_eq!(options.seed, Some(7));
+        assert!(options.serialized);
     }
 
     #[test]

@@ -94,6 +94,7 @@ pub fn run(options: &Options, rng: &mut Rng, seed: u64, device: String) -> crate
         l2_bytes: None,
         multiprocessors: None,
         driver: None,
+        programmatic_launches: None,
         seed,
         samples: CALLS,
         rows,

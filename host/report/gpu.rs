@@ -37,6 +37,7 @@ pub fn run(kernels: &Kernels, options: &Options, rng: &mut Rng, seed: u64) -> cr
         l2_bytes: Some(l2_bytes),
         multiprocessors: Some(kernels.device().multiprocessors),
         driver: CudaApiVersion::get().ok().map(|v| format!("{}.{}", v.major(), v.minor())),
+        programmatic_launches: Some(kernels.programmatic_launches()),
         seed,
         samples: SAMPLES,
         rows: runner.rows,

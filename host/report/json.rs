@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! {"source": "quant-kernels", "device", "date" (UTC), "compute_capability": "9.0", "ptx_target": "sm_90a",
-//!  "copy_bandwidth_gbs", "l2_bytes", ..., "rows": [{
+//!  "copy_bandwidth_gbs", "l2_bytes", "programmatic_launches" (bool, null without a GPU), ..., "rows": [{
 //!    "op": "copy" | "add_mul_exp" | "quantize_int8" | "linear", "kernel" (PTX name), "version": "v1", "dtype",
 //!    "elements" | null, "m", "n", "k", "group", "mode": "sym" | "asym" | null, "block" | null,
 //!    "bytes", "flops", "fits_l2",
@@ -33,6 +33,7 @@ pub fn to_json(report: &Report) -> Value {
         "l2_bytes": report.l2_bytes,
         "multiprocessors": report.multiprocessors,
         "driver": report.driver,
+        "programmatic_launches": report.programmatic_launches,
         "seed": report.seed,
         "samples": report.samples,
         "timing": "per call, microseconds: median and range over the samples; a sample spans `launches` \
@@ -103,6 +104,7 @@ pub fn from_json(value: &Value) -> Result<Report, String> {
         l2_bytes: number("l2_bytes").map(|b| b as usize),
         multiprocessors: number("multiprocessors").map(|n| n as u32),
         driver: text("driver"),
+        programmatic_launches: value["programmatic_launches"].as_bool(),
         seed: number("seed").unwrap_or_default(),
         samples: number("samples").unwrap_or_default() as usize,
         rows: rows
@@ -233,8 +235,8 @@ mod tests {
             assert_eq!((&back.case, &back.check, back.ok, back.fits_l2), (&row.case, &row.check, row.ok, row.fits_l2));
         }
         assert_eq!(
-            (back.device, back.compute_capability, back.l2_bytes),
-            (report.device, Some((9, 0)), Some(50 << 20))
+            (back.device, back.compute_capability, back.l2_bytes, back.programmatic_launches),
+            (report.device, Some((9, 0)), Some(50 << 20), Some(true))
         );
         assert!(from_json(&json!({"rows": [{"op": "divide"}]})).unwrap_err().contains("row 0"));
     }

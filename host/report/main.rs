@@ -101,7 +101,10 @@ fn bench(options: &Options) -> Result<bool> {
     }
     let started = Instant::now();
     let report = match Kernels::new() {
-        Ok(kernels) => gpu::run(&kernels, options, &mut rng, seed)?,
+        Ok(kernels) => {
+            kernels.set_programmatic_launches(!options.serialized);
+            gpu::run(&kernels, options, &mut rng, seed)?
+        }
         Err(e) if std::env::var("REQUIRE_GPU").is_ok_and(|v| v == "1") => {
             return Err(format!("REQUIRE_GPU=1 but no usable CUDA device: {e}").into());
         }

@@ -276,6 +276,9 @@ pub struct Report {
     pub multiprocessors: Option<u32>,
     /// The driver's CUDA version, e.g. `13.0`.
     pub driver: Option<String>,
+    /// Whether the kernels were launched as programmatic
+    /// dependents of the kernel before them (`None`: no GPU).
+    pub programmatic_launches: Option<bool>,
     pub seed: u64,
     /// Samples per figure.
     pub samples: usize,
@@ -396,6 +399,7 @@ pub mod tests {
             l2_bytes: Some(50 << 20),
             multiprocessors: Some(132),
             driver: Some("13.0".into()),
+            programmatic_launches: Some(true),
             seed: 42,
             samples: 15,
             rows,

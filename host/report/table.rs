@@ -45,6 +45,9 @@ fn heading(report: &Report) -> String {
     if let Some(ptx) = &report.ptx_target {
         device += &format!(", PTX {ptx}");
     }
+    if let Some(on) = report.programmatic_launches {
+        device += if on { ", programmatic dependent launch on" } else { ", programmatic dependent launch off" };
+    }
     text += &format!("\n{device}\n{}, seed {}\n", report.date, report.seed);
     if let Some(copy) = report.copy_bandwidth() {
         let method = report.rows.iter().find(|r| r.case.op == Op::Copy).map_or("-", |r| r.timing.cold_method());

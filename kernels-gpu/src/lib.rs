@@ -16,6 +16,9 @@
 /// is the one generic function. Constant parameters after the type, if the
 /// body has any, follow its name: `$body [1, 128]` calls `$body::<T, 1, 128>`;
 /// a type parameter likewise: `$body<Kernel>` calls `$body::<T, Kernel>`.
+/// The wrapper first waits for the previous grid
+/// ([`grid_dependency::begin_after_previous_grid`]), so that every entry
+/// point may be launched as a programmatic dependent.
 macro_rules! export_per_float {
     ($body:ident $params:tt as $($name:ident for $float:ty),+ $(,)?) => {
         export_per_float!(@each $body [] $params $($name $float)+);
@@ -29,7 +32,14 @@ macro_rules! export_per_float {
     (@each $body:ident $generic:tt $params:tt $($name:ident $float:ty)+) => {
         $(export_per_float!(@one $body $generic $params $name $float);)+
     };
-    (@one $body:ident [$($generic:tt)*] ($($param:ident: $ty:ty),* $(,)?) $name:ident $float:ty) => {
+    (@one $body:ident $generic:tt $params:tt $name:ident $float:ty) => {
+        export_per_float!(
+            @entry { $crate::grid_dependency::begin_after_previous_grid() } $body $generic $params $name $float
+        );
+    };
+    // `$prologue` runs first: the wait for the previous grid (see
+    // `grid_dependency`), or nothing for a body that waits itself.
+    (@entry $prologue:block $body:ident [$($generic:tt)*] ($($param:ident: $ty:ty),* $(,)?) $name:ident $float:ty) => {
         pub mod $name {
             #[allow(unused_imports)]
             use super::*;
@@ -40,6 +50,7 @@ macro_rules! export_per_float {
             /// As for the generic body.
             #[unsafe(no_mangle)]
             pub unsafe extern "ptx-kernel" fn $name($($param: $ty),*) {
+                $prologue
                 // SAFETY: the caller's contract is the generic body's.
                 unsafe { super::$body::<T $($generic)*>($($param),*) }
             }
@@ -51,6 +62,7 @@ pub mod async_copy;
 pub mod cluster;
 pub mod device;
 pub mod float;
+pub mod grid_dependency;
 pub mod math;
 pub mod mbarrier;
 pub mod mma;

@@ -36,9 +36,19 @@ macro_rules! entry_points {
     ($body:ident: $($name:ident: $type:ty $(, $constant:expr)*;)*) => {
         $($crate::int4_linear::mma_tile::entry_points!(@one $body [$(, { $constant })*] $name $type);)*
     };
-    (@one $body:ident [$($generic:tt)*] $name:ident $type:ty) => {
+    // A body that calls `grid_dependency`'s wait itself, after the work it
+    // may do before the previous grid ends.
+    ($body:ident, waits itself: $($name:ident: $type:ty $(, $constant:expr)*;)*) => {
+        $($crate::int4_linear::mma_tile::entry_points!(@entry {} $body [$(, { $constant })*] $name $type);)*
+    };
+    (@one $body:ident $generic:tt $name:ident $type:ty) => {
+        $crate::int4_linear::mma_tile::entry_points!(
+            @entry { $crate::grid_dependency::begin_after_previous_grid() } $body $generic $name $type
+        );
+    };
+    (@entry $prologue:block $body:ident [$($generic:tt)*] $name:ident $type:ty) => {
         export_per_float!(
-            @one $body [$($generic)*] (
+            @entry $prologue $body [$($generic)*] (
                 x: *const T, qweight: *const u32, scales: *const u16, zeros: *const u8, bias: *const f32,
                 y: *mut T, m: u32, n: u32, k: u32, group_size: u32,
             ) $name $type
@@ -105,6 +115,7 @@ macro_rules! tensor_map_entry_points {
             $($input: $input_ty,)* scales: *const u16, zeros: *const u8, $($out: $out_ty,)*
             m: u32, n: u32, k: u32, group_size: u32,
         ) {
+            $crate::grid_dependency::begin_after_previous_grid();
             // The TMA unit reads the map where it lies (see `tensor_map_address!`).
             $($(let _ = $input; let $input = tensor_map_address!($name, $index);)?)*
             // SAFETY: the caller's contract is the generic body's.

@@ -120,6 +120,7 @@ pub unsafe extern "ptx-kernel" fn int4_linear_v1_m1_f32(
     k: u32,
     group_size: u32,
 ) {
+    crate::grid_dependency::begin_after_previous_grid();
     // SAFETY: forwarded from the caller.
     unsafe { linear_v1::<DECODE_M_TILE>(x, qweight, scales, zeros, bias, y, m, n, k, group_size) }
 }
@@ -141,6 +142,7 @@ pub unsafe extern "ptx-kernel" fn int4_linear_v1_m4_f32(
     k: u32,
     group_size: u32,
 ) {
+    crate::grid_dependency::begin_after_previous_grid();
     // SAFETY: forwarded from the caller.
     unsafe { linear_v1::<BATCH_M_TILE>(x, qweight, scales, zeros, bias, y, m, n, k, group_size) }
 }
@@ -273,6 +275,7 @@ pub unsafe extern "ptx-kernel" fn int4_linear_v2_f32(
 ) {
     const R: usize = v2::ROWS_PER_WARP;
     const F: usize = v2::CHUNKS_IN_FLIGHT;
+    crate::grid_dependency::begin_after_previous_grid();
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let groups = GroupParams::new(scales, zeros, k, group_size);
     let (warp, lane) = (warp_id() as usize, lane_id() as usize);

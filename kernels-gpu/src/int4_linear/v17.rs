@@ -25,7 +25,7 @@ use crate::float::Bf16;
 use quant_kernels_abi::int4_linear::v17::ROW_TILES;
 
 super::mma_tile::entry_points! {
-    linear_v5:
+    linear_v5, waits itself:
     int4_linear_v17_m8_g32_f16: f16, 1, 32, ROW_TILES[0], 0;
     int4_linear_v17_m8_g64_f16: f16, 1, 64, ROW_TILES[0], 0;
     int4_linear_v17_m8_g128_f16: f16, 1, 128, ROW_TILES[0], 0;

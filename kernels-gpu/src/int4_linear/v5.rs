@@ -33,6 +33,7 @@ use super::GroupParams;
 use super::mma_tile::{Epilogue, LanePosition, activation_tiles, entry_points};
 use crate::device::{Vec4, prefetch_l2};
 use crate::float::Bf16;
+use crate::grid_dependency::{PROGRAMMATIC_LAUNCH, begin_after_previous_grid};
 use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use core::array::from_fn;
 use core::f32::math::mul_add as fma;
@@ -41,7 +42,7 @@ use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK as ROWS_PER_
 use quant_kernels_abi::int4_linear::v5::PREFETCH_BATCHES;
 
 entry_points! {
-    linear_v5:
+    linear_v5, waits itself:
     int4_linear_v5_m8_g32_f16: f16, 1, 32, 1, 0;
     int4_linear_v5_m8_g64_f16: f16, 1, 64, 1, 0;
     int4_linear_v5_m8_g128_f16: f16, 1, 128, 1, 0;
@@ -312,9 +313,24 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
         _ => (position.warp, WARPS),
     };
     let steps = k.div_ceil(STEP_K);
+    let groups = GroupParams::new(scales, zeros, k, G as u32);
+
+    // Launched as a programmatic dependent of the kernel before it (see
+    // `grid_dependency`), this may start while that kernel runs: it asks
+    // the L2 for the codes of the warp's first batches, which the loop
+    // below does not prefetch, then waits for that kernel before its first
+    // load, and lets the next kernel launch. (Not on `sm_80`, which has no
+    // such launch: there the prefetch would only delay the first loads.)
+    if PROGRAMMATIC_LAUNCH {
+        // SAFETY: forwarded from the caller; 0 < m.
+        let first_lane = unsafe { GroupedLane::<T, N_TILES, G, R>::new(&position, x, qweight, groups, (m, n, k, 0)) };
+        for batch in 0..PREFETCH_BATCHES {
+            first_lane.prefetch((warp + batch * warps) * F);
+        }
+    }
+    begin_after_previous_grid();
 
     for first_m in activation_tiles(m, M_PER_TILE * N_TILES) {
-        let groups = GroupParams::new(scales, zeros, k, G as u32);
         // SAFETY: forwarded from the caller; first_m < m.
         let lane = unsafe { GroupedLane::<T, N_TILES, G, R>::new(&position, x, qweight, groups, (m, n, k, first_m)) };
         let mut acc = [[[0.0f32; 4]; N_TILES]; R];
