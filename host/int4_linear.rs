@@ -287,17 +287,18 @@ pub enum Int4LinearVersion {
     V19 { split_k: u32 },
     /// Version 19 with 16 activation rows a block (`wgmma` m64n16k16) and
     /// 8 stages: up to 16 rows, a quarter of version 19's MMAs. Compute
-    /// capability 9.0 only; split as version 7. The one
-    /// [`best_for`](Self::best_for) chooses there from 9 to 16 rows where
-    /// its slices of `K` hold at least 8 steps: 1.02-1.17x faster than
-    /// version 17 at M = 16 on four benchmark shapes (docs/PERF.md, run 27).
+    /// capability 9.0 only; split as version 7. At M = 16 1.02-1.17x faster
+    /// than version 17 on four benchmark shapes (docs/PERF.md, run 27);
+    /// [`best_for`](Self::best_for) took it from 9 to 16 rows past
+    /// [`V23_MAX_K`] until version 17's programmatic launches beat it there
+    /// (run 31), and takes version 23 below.
     V22 { split_k: u32 },
     /// Version 22 with each step's codes copied by the TMA unit (one copy
     /// a step by one producer thread, from a tensor map of `qweight`, in
     /// place of four `cp.async` a producer thread). Compute capability 9.0
     /// only; split as version 7. The one [`best_for`](Self::best_for)
-    /// chooses from 9 to 16 rows where version 22's slices are long enough
-    /// and `k` is at most [`V23_MAX_K`]: at M = 16 1.01-1.06x faster than
+    /// chooses from 9 to 16 rows where its slices are long enough and `k`
+    /// is at most [`V23_MAX_K`]: at M = 16 1.01-1.06x faster than
     /// version 22 on three benchmark shapes, 1.03x slower (1.09x with
     /// zero points) at 8192 x 28672 (docs/PERF.md, run 28).
     V23 { split_k: u32 },
@@ -367,8 +368,8 @@ impl Int4LinearVersion {
             // warps of a group known at compile time: 1-8% faster than v5
             // and v6 on every benchmark shape at M = 1 and 16, and 15% at 16
             // x 28672 x 8192 in groups of one warp (docs/PERF.md, run 23).
-            // From 9 rows, version 23 or 22 where its slices are long enough
-            // (`V22_MIN_SLICE_STEPS`), already split.
+            // From 9 rows, version 23 where `k` is at most V23_MAX_K and its
+            // slices are long enough (`V22_MIN_SLICE_STEPS`), already split.
             _ if m <= v7::ABOVE_M => match sixteen_row_tile_where_slices_are_long(m, n, k, device) {
                 Some(tiled) => return tiled,
                 None => Self::V17 { row_groups: 1, warps: 1 },
@@ -658,31 +659,34 @@ fn check_warps(version: Int4LinearVersion, m: usize, warps: u32) -> Result<(), E
 const V22_MIN_SLICE_STEPS: usize = 8;
 
 /// The longest rows (`k`) for which [`Int4LinearVersion::best_for`] takes
-/// version 23 over version 22. At M = 16 on the H100 (docs/PERF.md, run
-/// 28, calls B and C) version 23 was 1.04x faster than version 22 at 11008
-/// x 4096 (split 3), 1.01x at 4096 x 11008 (split 8) and 1.06x at 28672 x
-/// 8192, and 1.03x slower at 8192 x 28672 (split 4; 1.09x slower with zero
-/// points, 1.01x unsplit): its gain shrank as the rows grew. Neither the
-/// map's L2 promotion nor two copies a step changed that; `ncu` (call F)
-/// found its warps waiting longer on the producers' loads of the
-/// constants there. The bound lies between the 11008 and 28672 measured.
+/// version 23 over version 17 from 9 to 16 activation rows. At M = 16 on
+/// the H100 (docs/PERF.md, run 28, calls B and C) version 23 was 1.04x
+/// faster than version 22 at 11008 x 4096 (split 3), 1.01x at 4096 x 11008
+/// (split 8) and 1.06x at 28672 x 8192, and 1.03x slower at 8192 x 28672
+/// (split 4; 1.09x slower with zero points, 1.01x unsplit): its gain
+/// shrank as the rows grew. Neither the map's L2 promotion nor two copies
+/// a step changed that; `ncu` (call F) found its warps waiting longer on
+/// the producers' loads of the constants there. Past the bound version 22
+/// was taken until run 31, whose programmatic launches made version 17
+/// faster than both there: at 16 x 8192 x 28672 58.4-58.5 µs against
+/// version 22 split 4's 59.5-60.7 and version 23's 61.1-62.1 (bf16; 63.7-63.9
+/// against 70.1-70.2 and 76.6 with zero points; f16 alike), three rounds
+/// in one sitting (call D). The bound lies between the 11008 and 28672
+/// measured.
 pub const V23_MAX_K: usize = 16384;
 
-/// Version 23 (rows of at most [`V23_MAX_K`]) or 22 with its split, for 9
-/// to 16 half-precision activation rows (version 17's wide tile; the
-/// caller keeps `m` at most 16) on a device that runs them, where the
-/// slices hold at least [`V22_MIN_SLICE_STEPS`] steps.
+/// Version 23 with its split, for 9 to 16 half-precision activation rows
+/// (version 17's wide tile; the caller keeps `m` at most 16) on a device
+/// that runs it, where `k` is at most [`V23_MAX_K`] and the slices hold at
+/// least [`V22_MIN_SLICE_STEPS`] steps.
 fn sixteen_row_tile_where_slices_are_long(
     m: usize,
     n: usize,
     k: usize,
     device: &DeviceInfo,
 ) -> Option<Int4LinearVersion> {
-    let version = match k {
-        ..=V23_MAX_K => Int4LinearVersion::V23 { split_k: 1 },
-        _ => Int4LinearVersion::V22 { split_k: 1 },
-    };
-    if !wide_tile(m) || !version.runs_on(device.compute_capability) {
+    let version = Int4LinearVersion::V23 { split_k: 1 };
+    if !wide_tile(m) || k > V23_MAX_K || !version.runs_on(device.compute_capability) {
         return None;
     }
     let splits = tiled_split_k(version, m, n, k, device);

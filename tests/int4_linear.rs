@@ -88,10 +88,10 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     )?;
     // Up to v7::ABOVE_M (16) rows, version 17 (run 23): one group of 2 to 8
     // warps splitting K, or one-warp groups filling the block past 16384 rows;
-    // from 9 rows on the H100, version 23 (k up to V23_MAX_K, run 28) or 22
-    // where its slices hold 8 steps or more (run 27).
+    // from 9 rows on the H100, version 23 where k is at most V23_MAX_K (run
+    // 28; past it version 17, run 31) and its slices hold 8 steps or more
+    // (run 27).
     let v17 = |row_groups, warps| Int4LinearVersion::V17 { row_groups, warps };
-    let v22 = |split_k| Int4LinearVersion::V22 { split_k };
     let v23 = |split_k| Int4LinearVersion::V23 { split_k };
     for (m, n, k, expected) in [
         (1, 4096, 4096, v17(1, 8)),
@@ -103,16 +103,16 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         (16, 11008, 4096, v23(3)),
         (16, 4096, 11008, v23(8)),
         (16, 28672, 8192, v23(1)),
-        (16, 8192, 28672, v22(4)),
+        (16, 8192, 28672, v17(1, 4)),
         (9, 8192, 4096, v23(4)),
         (9, 28672, 896, v17(8, 8)),
         (16, 4096, int4_linear::V23_MAX_K, v23(8)),
-        (16, 4096, int4_linear::V23_MAX_K + 128, v22(8)),
+        (16, 4096, int4_linear::V23_MAX_K + 128, v17(1, 8)),
     ] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, k, &H100);
         ensure(chosen == expected, || format!("{m}x{n}x{k}: {chosen:?}"))?;
     }
-    // Version 22 only where it runs (sm_90a).
+    // Version 23 only where it runs (sm_90a).
     let sm80 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 132 };
     let chosen = Int4LinearVersion::best_for::<bf16>(16, 28672, 8192, &sm80);
     ensure(matches!(chosen, Int4LinearVersion::V17 { .. }), || format!("sm_80 16x28672x8192: {chosen:?}"))?;
