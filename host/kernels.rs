@@ -98,7 +98,7 @@ impl Kernels {
         // Created now, not at the first split-K call: pool calls are not
         // allowed while this thread captures a graph.
         let workspaces = WorkspacePool::new(ordinal);
-        let programmatic = AtomicBool::new(programmatic_capable(target));
+        let programmatic = AtomicBool::new(target.programmatic_launch());
         Ok(Self { functions, module, stream, info, target, max_shared, workspaces, programmatic, context })
     }
 
@@ -113,7 +113,7 @@ impl Kernels {
     /// for the previous kernel to end. On a module without support
     /// (`sm_80`) this does nothing.
     pub fn set_programmatic_launches(&self, on: bool) {
-        self.programmatic.store(on && programmatic_capable(self.target), Ordering::Relaxed);
+        self.programmatic.store(on && self.target.programmatic_launch(), Ordering::Relaxed);
     }
 
     /// Whether kernels are launched as programmatic dependents.
@@ -206,16 +206,10 @@ impl Kernels {
             let (value, limit) = (c.shared_mem_bytes as u128, self.max_shared as u128);
             return Err(Error::TooLarge { what: "dynamic shared memory per block", value, limit });
         }
-        let function = &kernel.function;
-        if self.programmatic_launches() {
-            // SAFETY: as below.
-            return unsafe { launch_programmatic(function, c, stream, args) };
-        }
-        let (grid, block) = ((c.grid[0], c.grid[1], c.grid[2]), (c.block[0], c.block[1], c.block[2]));
         // SAFETY: the function belongs to the loaded module, and the caller
-        // guarantees the argument list.
-        unsafe { stream.launch(function, grid, block, c.shared_mem_bytes, args)? };
-        Ok(())
+        // guarantees the argument list; with the attribute, every kernel of
+        // a module that has it waits for the previous grid.
+        unsafe { launch_kernel(&kernel.function, c, stream, args, self.programmatic_launches()) }
     }
 }
 
@@ -233,13 +227,6 @@ impl Drop for Kernels {
 struct LoadedKernel {
     function: Function<'static>,
     max_threads: u32,
-}
-
-/// Whether `target`'s kernels have their `griddepcontrol` instructions
-/// (see [`crate::launch`]): the modules for compute capability 9.0 and
-/// later, whose devices support the launch attribute.
-fn programmatic_capable(target: PtxTarget) -> bool {
-    target.compute_capability >= (9, 0)
 }
 
 /// What `cuLaunchKernelEx` needs, which `cust` 0.3's bindings (CUDA 11)
@@ -283,17 +270,20 @@ mod launch_ex {
     }
 }
 
-/// Enqueues `function` on `stream` as a programmatic dependent of the
-/// kernel before it there.
+/// Enqueues `function` on `stream` through `cuLaunchKernelEx`, as a
+/// programmatic dependent of the kernel before it there when
+/// `programmatic` (the one attribute), as any launch otherwise (none).
 ///
 /// # Safety
-/// As for [`Kernels::launch`], and the kernel waits for the previous grid
-/// before it touches global memory (every kernel of the `sm_90a` module).
-unsafe fn launch_programmatic(
+/// As for [`Kernels::launch`], and with `programmatic` the kernel waits for
+/// the previous grid before it touches global memory (every kernel of a
+/// module whose [`PtxTarget::programmatic_launch`] is true).
+unsafe fn launch_kernel(
     function: &Function,
     config: &crate::launch::LaunchConfig,
     stream: &Stream,
     args: &[*mut c_void],
+    programmatic: bool,
 ) -> Result<(), Error> {
     // Allowed: 1 in the union's first int.
     let mut attribute = launch_ex::Attribute {
@@ -307,7 +297,7 @@ unsafe fn launch_programmatic(
         shared_mem_bytes: config.shared_mem_bytes,
         stream: stream.as_inner(),
         attributes: &mut attribute,
-        attribute_count: 1,
+        attribute_count: programmatic as u32,
     };
     // SAFETY: the layouts are cuda.h's; the attribute outlives the call,
     // which copies it; the caller guarantees the function and arguments

@@ -33,6 +33,13 @@ impl PtxTarget {
         format!("sm_{major}{minor}{}", if self.arch_specific { "a" } else { "" })
     }
 
+    /// Whether this module's kernels wait for the previous grid
+    /// (`griddepcontrol`, compute capability 9.0 and later), so that they
+    /// may be launched as programmatic dependents (see [`crate::launch`]).
+    pub fn programmatic_launch(&self) -> bool {
+        self.compute_capability >= (9, 0)
+    }
+
     /// Whether a device of `compute_capability` runs this module.
     pub fn runs_on(&self, compute_capability: (u32, u32)) -> bool {
         if self.arch_specific {

@@ -856,7 +856,7 @@ fn split_k_workspace_in_graphs_and_streams(kernels: &Kernels, rng: &mut Rng) -> 
 /// for the previous grid would see the previous layer's output half
 /// written.
 fn programmatic_launches_chain_layers(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    let programmatic = kernels.target().compute_capability >= (9, 0);
+    let programmatic = kernels.target().programmatic_launch();
     ensure(kernels.programmatic_launches() == programmatic, || {
         format!("programmatic launches {} on {}", kernels.programmatic_launches(), kernels.target().name())
     })?;

@@ -103,7 +103,7 @@ fn every_kernel_waits_for_the_previous_grid_first(_: &mut Rng) -> TestResult {
         "applypriority",
     ];
     for target in ptx::targets() {
-        let programmatic = target.compute_capability >= (9, 0);
+        let programmatic = target.programmatic_launch();
         let mut checked = 0;
         for (kernel, text) in entries(target.ptx) {
             let wait = text.find("griddepcontrol.wait");
