@@ -643,6 +643,30 @@ fn matches_reference_every_group_mode_and_batch(kernels: &Kernels, rng: &mut Rng
     Ok(())
 }
 
+/// The producer-consumer versions (12, 13, 19, 22, 23) read the group
+/// constants 8 steps at a time where a step is one group, every row holds
+/// whole windows of 8 (`G = 128`, `k % 1024 == 0`), and the layer has zero
+/// points or rows of more than 64 groups: one window (only with zero
+/// points) and nine (both modes), whole and split into slices that start
+/// inside a window, and `k = 9 * 128` (a scalar load a step) beside them.
+/// Small enough for compute-sanitizer.
+fn producers_read_constant_windows(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    use Int4LinearVersion::{V12, V13, V19, V22, V23};
+    let versions: Vec<Int4LinearVersion> = [1, 3]
+        .into_iter()
+        .flat_map(|split_k| [V12 { split_k }, V13 { split_k }, V19 { split_k }, V22 { split_k }, V23 { split_k }])
+        .collect();
+    for k in [1024, 9 * 1024, 9 * 128] {
+        for mode in MODES {
+            for m in [1, 17] {
+                let (n, with_bias) = (WIDTHS[rng.below(WIDTHS.len())], rng.below(2) == 0);
+                check_layer(kernels, rng, m, Int4Shape::new(n, k, 128, mode)?, with_bias, &versions)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn every_width_and_large_k(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     for n in WIDTHS {
         let m = 1 + rng.below(5);
@@ -976,11 +1000,13 @@ fn rejects_bad_input_without_writing(kernels: &Kernels, rng: &mut Rng) -> TestRe
     ensure(download(kernels, &y).iter().all(|v| v.to_bits() == POISON_F32), || "output written on error".into())
 }
 
-/// `m * k` past 2^31 activations and more m tiles than `gridDim.y` holds:
-/// activation rows repeat a pattern of prime length, so the reference
-/// needs only the pattern's rows.
+/// Activation rows of the huge tests: a pattern of this prime length,
+/// repeated, so that the reference needs only the pattern's rows.
+const PATTERN_ROWS: usize = 97;
+
+/// `m * k` past 2^31 activations and more m tiles than `gridDim.y` holds,
+/// the rows repeating a pattern (`PATTERN_ROWS`).
 fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    const PATTERN_ROWS: usize = 97;
     let (m, n, k) = (262_147, 5, 8192);
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 128, Int4Mode::Asymmetric)?;
     let pattern = rng.normals(PATTERN_ROWS * k, 1.0);
@@ -1000,36 +1026,51 @@ fn huge_past_2_31_activations(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     // Version 7 (bf16), whole and split: its copies' activation offsets
     // past 2^31 elements (2049 tiles of 128 rows, the last of 3).
     let pattern = bf16::from_f32_slice(&pattern);
-    let pattern_y = reference::int4_linear(&bf16::to_f32_vec(&pattern), PATTERN_ROWS, &weights, Some(&bias))?;
-    let expected: Vec<f64> = (0..m * n).map(|i| pattern_y[(i / n) % PATTERN_ROWS * n + i % n]).collect();
     let x = repeated(kernels, &pattern, m * k);
-    for split_k in [1, 2] {
-        let version = Int4LinearVersion::V7 { split_k };
+    let versions = [Int4LinearVersion::V7 { split_k: 1 }, Int4LinearVersion::V7 { split_k: 2 }];
+    check_repeated_rows(kernels, (&x, &pattern, m), &weights, Some(&bias), &versions)
+}
+
+/// `versions` (those the device runs) on `m` activation rows `x` that
+/// repeat `pattern` (`PATTERN_ROWS` rows of `k`), in bf16, against the
+/// reference of the pattern: every output written, within the bf16 bound.
+fn check_repeated_rows(
+    kernels: &Kernels,
+    (x, pattern, m): (&DeviceBuffer<bf16>, &[bf16], usize),
+    weights: &Int4Weights,
+    bias: Option<&[f32]>,
+    versions: &[Int4LinearVersion],
+) -> TestResult {
+    let n = weights.shape().n;
+    let pattern_y = reference::int4_linear(&bf16::to_f32_vec(pattern), PATTERN_ROWS, weights, bias)?;
+    let expected: Vec<f64> = (0..m * n).map(|i| pattern_y[(i / n) % PATTERN_ROWS * n + i % n]).collect();
+    let layer = kernels.upload_int4_linear(weights, bias)?;
+    let mode = weights.shape().mode;
+    for &version in versions {
+        if !version.runs_on(kernels.device().compute_capability) {
+            continue;
+        }
         let mut y = poisoned::<bf16>(kernels, m * n);
-        kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
-        let error = relative_l2_error(&bf16::to_f32_vec(&download(kernels, &y)), &expected);
-        ensure(error <= BOUNDS.bf16, || format!("{version:?} bf16: relative error {error:e}"))?;
+        kernels.int4_linear_version(version, x, m, &layer, &mut y, kernels.stream())?;
+        let got = bf16::to_f32_vec(&download(kernels, &y));
+        ensure(got.iter().all(|v| !v.is_nan()), || format!("{version:?} {mode:?}: outputs left unwritten ({m} rows)"))?;
+        let error = relative_l2_error(&got, &expected);
+        ensure(error <= BOUNDS.bf16, || format!("{version:?} {mode:?} {m} rows: relative error {error:e}"))?;
     }
     Ok(())
 }
 
 /// The tiled GEMMs (versions 7, 10, 12 and 13 of 128-row tiles, 19 of 64,
-/// bf16) with more tiles than `gridDim.y` holds, so that blocks take a
-/// second tile (and version 19 a fourth): `K` of 3 steps, so that the rings
-/// of versions 12, 13 (4 stages) and 19 (5), counted across a block's
-/// tiles, wrap inside a block's later tiles. Activation rows repeat a pattern of
-/// prime length, as in [`huge_past_2_31_activations`]; 6.4 GB of activations.
+/// 22 and 23 of 16, bf16) with more tiles than `gridDim.y` holds, so that
+/// blocks take a second tile (and version 19 a fourth): `K` of 3 steps, so
+/// that the rings of versions 12, 13 (4 stages) and 19 (5), counted across
+/// a block's tiles, wrap inside a block's later tiles. 6.4 GB of activations.
 fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    const PATTERN_ROWS: usize = 97;
     let (m, n, k) = (MAX_GRID_Y as usize * v7::BLOCK_M + 130, 5, 3 * v7::STEP_K);
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 64, Int4Mode::Asymmetric)?;
     let pattern = bf16::from_f32_slice(&rng.normals(PATTERN_ROWS * k, 1.0));
     let bias = rng.normals(n, 0.5);
-    let pattern_y = reference::int4_linear(&bf16::to_f32_vec(&pattern), PATTERN_ROWS, &weights, Some(&bias))?;
-    let expected: Vec<f64> = (0..m * n).map(|i| pattern_y[(i / n) % PATTERN_ROWS * n + i % n]).collect();
     let x = repeated(kernels, &pattern, m * k);
-    let layer = kernels.upload_int4_linear(&weights, Some(&bias))?;
-    let compute_capability = kernels.device().compute_capability;
     let versions = [
         Int4LinearVersion::V7 { split_k: 1 },
         Int4LinearVersion::V10 { split_k: 1 },
@@ -1039,16 +1080,22 @@ fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult 
         Int4LinearVersion::V22 { split_k: 1 },
         Int4LinearVersion::V23 { split_k: 1 },
     ];
-    for version in versions {
-        if !version.runs_on(compute_capability) {
-            continue;
-        }
-        let mut y = poisoned::<bf16>(kernels, m * n);
-        kernels.int4_linear_version(version, &x, m, &layer, &mut y, kernels.stream())?;
-        let got = bf16::to_f32_vec(&download(kernels, &y));
-        ensure(got.iter().all(|v| !v.is_nan()), || format!("{version:?}: outputs left unwritten ({m} rows)"))?;
-        let error = relative_l2_error(&got, &expected);
-        ensure(error <= BOUNDS.bf16, || format!("{version:?} {m} rows: relative error {error:e}"))?;
+    check_repeated_rows(kernels, (&x, &pattern, m), &weights, Some(&bias), &versions)
+}
+
+/// Versions 22 and 23 (16-row tiles) with more tiles than `gridDim.y`
+/// holds, at `G = 128` with two windows of 8 steps a row: with zero points
+/// the producers read the constants a window at a time, and each block's
+/// later tiles start again at the first window, which they reload; without,
+/// a scalar load a step. 4.3 GB of activations.
+fn huge_constant_windows_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let (m, n, k) = (MAX_GRID_Y as usize * v23::BLOCK_M + 130, 5, 16 * v23::STEP_K);
+    let pattern = bf16::from_f32_slice(&rng.normals(PATTERN_ROWS * k, 1.0));
+    let x = repeated(kernels, &pattern, m * k);
+    let versions = [Int4LinearVersion::V22 { split_k: 1 }, Int4LinearVersion::V23 { split_k: 1 }];
+    for mode in MODES {
+        let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 128, mode)?;
+        check_repeated_rows(kernels, (&x, &pattern, m), &weights, None, &versions)?;
     }
     Ok(())
 }
@@ -1081,6 +1128,7 @@ fn main() {
         cpu_test("cpu::device_unpacking_is_exact", device_unpacking_is_exact),
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),
+        gpu_test("gpu::producers_read_constant_windows", producers_read_constant_windows),
         gpu_test("gpu::tensor_core_versions_every_block_size", tensor_core_versions_every_block_size),
         gpu_test("gpu::v17_every_block_shape", v17_every_block_shape),
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
@@ -1091,5 +1139,6 @@ fn main() {
         gpu_test("gpu::rejects_bad_input_without_writing", rejects_bad_input_without_writing),
         gpu_test("gpu::huge_past_2_31_activations", huge_past_2_31_activations),
         gpu_test("gpu::huge_tiled_gemms_past_grid_y", huge_tiled_gemms_past_grid_y),
+        gpu_test("gpu::huge_constant_windows_past_grid_y", huge_constant_windows_past_grid_y),
     ]);
 }

@@ -466,6 +466,30 @@ impl RowGroups {
         unsafe { (*self.zeros.add(group / 2) as u32 >> (4 * (group % 2))) & 0xF }
     }
 
+    /// The 8 groups from `first` as two vector loads: their scales (f16
+    /// bits, group `first + i` in bits `16 (i % 2)` of word `i / 2`) and
+    /// their zero points (group `first + i` in bits `4 i`; all
+    /// `SYMMETRIC_ZERO_POINT` for symmetric weights). The producer-consumer
+    /// versions' (sm_90a, `hopper::ConstantWindows`).
+    ///
+    /// # Safety
+    /// `first % 8 == 0` and `first + 8 <= k / group_size`; the row's scales
+    /// start 16-byte aligned and its zero points 4-byte aligned.
+    #[cfg(target_feature = "sm_90a")]
+    #[inline(always)]
+    unsafe fn window8(&self, first: usize) -> ([u32; 4], u32) {
+        // SAFETY: the caller's bounds and alignment.
+        unsafe {
+            let scales = (*self.scales.add(first).cast::<crate::device::Vec4<u32>>()).0;
+            let zeros = if self.zeros.is_null() {
+                SYMMETRIC_ZERO_POINT * 0x1111_1111
+            } else {
+                *self.zeros.add(first / 2).cast::<u32>()
+            };
+            (scales, zeros)
+        }
+    }
+
     /// Asks L1 for the scale and zero point of group `group` (a load of
     /// them then waits on L1, not L2). Version 10's (sm_90a).
     ///

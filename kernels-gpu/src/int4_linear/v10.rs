@@ -438,6 +438,21 @@ pub(super) mod hopper {
             raw
         }
 
+        /// Whether the producers read the constants a window at a time
+        /// ([`ConstantWindows`]): where a step is one group, every row
+        /// holds whole windows of 8 (`k % 1024 == 0`) and the arrays are
+        /// aligned for the windows' vector loads, if the layer has zero
+        /// points (two scalar loads a step) or rows longer than
+        /// [`SCALAR_LOADS_MAX_GROUPS`].
+        #[inline(always)]
+        pub(in crate::int4_linear) fn windowed(&self, groups: &GroupParams) -> bool {
+            self.one_group()
+                && groups.groups_per_row % WINDOW_STEPS == 0
+                && groups.scales as usize % 16 == 0
+                && groups.zeros as usize % 4 == 0
+                && (!groups.zeros.is_null() || groups.groups_per_row > SCALAR_LOADS_MAX_GROUPS)
+        }
+
         /// Asks L1 for the groups of row `row` in step `i`'s slots `slots`:
         /// the first and last (at most 8 bytes of scales apart).
         ///
@@ -460,6 +475,79 @@ pub(super) mod hopper {
                 row.prefetch((first >> self.slot_shift) as usize);
                 row.prefetch((last >> self.slot_shift) as usize);
             }
+        }
+    }
+
+    /// Steps (groups, at G = 128) of one window of [`ConstantWindows`].
+    pub(in crate::int4_linear) const WINDOW_STEPS: usize = 8;
+
+    /// The most groups a row of a symmetric layer for which the producers
+    /// keep a scalar load a step: up to `k = 8192` at G = 128 the block's
+    /// 256 rows of scales (128 bytes each) about fit in what the ring's
+    /// shared memory leaves of L1, where those loads hit. Version 23 at M
+    /// = 16, bf16 (docs/PERF.md, run 33): windows for every symmetric layer
+    /// slowed 16 x 28672 x 8192 from 57.6 to 60.2 µs and 16 x 4096 x 4096
+    /// split 8 by 5% (call B, not explained), while at 16 x 8192 x 28672
+    /// split 4 they took 62.2 µs to 58.7 (call F), and with zero points
+    /// 76.4 to 62.4.
+    const SCALAR_LOADS_MAX_GROUPS: usize = 64;
+
+    /// One producer thread's group constants at G = 128, read a window of
+    /// `WINDOW_STEPS` steps at a time (16 bytes of scales and 4 of zero
+    /// points, one vector load each) in place of a scalar load or two a
+    /// step, with the next window loaded as the current one starts: a
+    /// step's constants are in registers when the producer needs them,
+    /// where a load a step made each step wait for an L2 round trip.
+    pub(in crate::int4_linear) struct ConstantWindows {
+        current: ([u32; 4], u32),
+        next: ([u32; 4], u32),
+        /// The windows that `current` and `next` hold (`usize::MAX`: none).
+        current_index: usize,
+        next_index: usize,
+    }
+
+    impl ConstantWindows {
+        /// No window loaded yet.
+        pub(in crate::int4_linear) const EMPTY: Self =
+            Self { current: ([0; 4], 0), next: ([0; 4], 0), current_index: usize::MAX, next_index: usize::MAX };
+
+        /// As [`StepGroups::raw`], where [`StepGroups::windowed`] holds.
+        ///
+        /// # Safety
+        /// `row < n`, step `i` below `k / 128`, and the layer `windowed`.
+        #[inline(always)]
+        pub(in crate::int4_linear) unsafe fn raw(
+            &mut self,
+            groups: &GroupParams,
+            row: usize,
+            i: usize,
+            slots: Range<usize>,
+        ) -> [(u16, u32); GROUPS_PER_STEP] {
+            let window = i / WINDOW_STEPS;
+            if window != self.current_index {
+                // SAFETY (all three): row < n; windows below k / 128, whole
+                // and aligned (`windowed`).
+                let row = unsafe { groups.row(in_place(row)) };
+                self.current =
+                    if window == self.next_index { self.next } else { unsafe { row.window8(WINDOW_STEPS * window) } };
+                self.current_index = window;
+                let next_first = WINDOW_STEPS * (window + 1);
+                if next_first < groups.groups_per_row {
+                    self.next = unsafe { row.window8(next_first) };
+                    self.next_index = window + 1;
+                }
+            }
+            let j = i % WINDOW_STEPS;
+            let (scales, zeros) = self.current;
+            // Selects, not an index: an indexed array would go to local memory.
+            let word = match (j < 4, j % 4 < 2) {
+                (true, true) => scales[0],
+                (true, false) => scales[1],
+                (false, true) => scales[2],
+                (false, false) => scales[3],
+            };
+            let both = ((word >> (16 * (j % 2))) as u16, (zeros >> (4 * j)) & 0xF);
+            from_fn(|p| if slots.contains(&p) { both } else { (0, 0) })
         }
     }
 

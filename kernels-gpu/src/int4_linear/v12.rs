@@ -47,7 +47,12 @@
 //!
 //! **Copies.** Producer thread `p` (of 256) copies code chunks `(p / 4 + 64
 //! j, p % 4)` and activation chunks `(p / 16 + 16 j, p % 16)`, as version
-//! 10's threads do, and stores the constants of weight row `p`. A single
+//! 10's threads do, and stores the constants of weight row `p`: loaded
+//! step by step, or at G = 128 with zero points or rows past 64 groups 8
+//! steps at a time, a window ahead (`v10::hopper::ConstantWindows`; run
+//! 33: at M = 16 on 8192 x 28672 18% faster with zero points, 6% without;
+//! 1% slower at 28672 x 8192 without, which keeps a load a step behind the
+//! new branch). A single
 //! producer warpgroup (each thread twice that) measured 8-14% slower: one
 //! warp a scheduler was too few to issue a step's copies and constants in
 //! the time the consumers take for it. Edges, error and epilogue as in
@@ -114,7 +119,7 @@ pub(super) mod hopper {
     use crate::device::{block_idx_x, sync_threads, thread_idx_x};
     use crate::int4_linear::mma_tile::activation_tiles;
     use crate::int4_linear::v10::WgmmaTile;
-    use crate::int4_linear::v10::hopper::{Lane, StepGroups, mma_step, stage_copies, store_constants};
+    use crate::int4_linear::v10::hopper::{ConstantWindows, Lane, StepGroups, mma_step, stage_copies, store_constants};
     use crate::mbarrier;
     use crate::wgmma::{self, WgmmaHalf, set_max_registers};
     use core::marker::PhantomData;
@@ -292,7 +297,8 @@ pub(super) mod hopper {
 
     /// Producer thread `thread`: fills stage after stage as the consumers
     /// free them; with `one_group`, only the first slot of each step's
-    /// constants.
+    /// constants, read a window of steps at a time ([`ConstantWindows`])
+    /// where [`StepGroups::windowed`] says.
     ///
     /// # Safety
     /// As for [`pipeline`]; `one_group` as the consumers were told.
@@ -316,6 +322,10 @@ pub(super) mod hopper {
         let param_row = (first_row + thread).min(n - 1);
         let param_slot = (S::STAGE_BYTES + 8 * thread) as u32;
         let mut fill = 0u32;
+        // One loop for both ways (a branch a step): two copies of it made
+        // the scalar way 1.5-2% slower at 16 x 28672 x 8192 (run 33, call E).
+        let windowed = step_groups.windowed(groups);
+        let mut windows = ConstantWindows::EMPTY;
         for first_m in activation_tiles(m, S::BLOCK_M) {
             let (x, qweight) = (feed.copied_x(), feed.copied_codes());
             let copies = stage_copies::<T, S, PRODUCER_THREADS>(
@@ -335,7 +345,11 @@ pub(super) mod hopper {
                     // in flight. No prefetch of the next step's (mostly
                     // this step's line at G = 128): versions 13 and 19
                     // were 1.01-1.08x faster without it (run 26).
-                    let raw = step_groups.raw(groups, param_row, i, slots.clone());
+                    let raw = if windowed {
+                        windows.raw(groups, param_row, i, slots.clone())
+                    } else {
+                        step_groups.raw(groups, param_row, i, slots.clone())
+                    };
                     copies.copy(stage, i);
                     mbarrier::arrive_on_copies(ring.full(fill));
                     feed.load(ring, fill, i, first_m, thread);
