@@ -51,8 +51,8 @@
 //! step by step, or at G = 128 with zero points or rows past 64 groups 8
 //! steps at a time, a window ahead (`v10::hopper::ConstantWindows`; run
 //! 33: at M = 16 on 8192 x 28672 18% faster with zero points, 6% without;
-//! 1% slower at 28672 x 8192 without, which keeps a load a step behind the
-//! new branch). A single
+//! 1% slower at 28672 x 8192 without them, whose loads stay a step each,
+//! for the branch between the two). A single
 //! producer warpgroup (each thread twice that) measured 8-14% slower: one
 //! warp a scheduler was too few to issue a step's copies and constants in
 //! the time the consumers take for it. Edges, error and epilogue as in
