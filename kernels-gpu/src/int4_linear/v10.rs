@@ -420,7 +420,7 @@ pub(super) mod hopper {
                 // 27, call D); versions 19 and 13 within 1%.
                 // SAFETY: step i < k / 128, the row's group count.
                 let both = unsafe { (row.scale_bits(i), row.zero_point(i)) };
-                return core::array::from_fn(|p| if slots.contains(&p) { both } else { (0, 0) });
+                return one_group_slots(both, slots);
             }
             let mut raw = [(0u16, 0u32); GROUPS_PER_STEP];
             for p in 0..GROUPS_PER_STEP {
@@ -500,16 +500,15 @@ pub(super) mod hopper {
     /// where a load a step made each step wait for an L2 round trip.
     pub(in crate::int4_linear) struct ConstantWindows {
         current: ([u32; 4], u32),
+        /// Window `index + 1`, where the row has one.
         next: ([u32; 4], u32),
-        /// The windows that `current` and `next` hold (`usize::MAX`: none).
-        current_index: usize,
-        next_index: usize,
+        /// The window `current` holds (`None` before the first).
+        index: Option<usize>,
     }
 
     impl ConstantWindows {
         /// No window loaded yet.
-        pub(in crate::int4_linear) const EMPTY: Self =
-            Self { current: ([0; 4], 0), next: ([0; 4], 0), current_index: usize::MAX, next_index: usize::MAX };
+        pub(in crate::int4_linear) const EMPTY: Self = Self { current: ([0; 4], 0), next: ([0; 4], 0), index: None };
 
         /// As [`StepGroups::raw`], where [`StepGroups::windowed`] holds.
         ///
@@ -524,17 +523,22 @@ pub(super) mod hopper {
             slots: Range<usize>,
         ) -> [(u16, u32); GROUPS_PER_STEP] {
             let window = i / WINDOW_STEPS;
-            if window != self.current_index {
+            if self.index != Some(window) {
                 // SAFETY (all three): row < n; windows below k / 128, whole
                 // and aligned (`windowed`).
                 let row = unsafe { groups.row(in_place(row)) };
-                self.current =
-                    if window == self.next_index { self.next } else { unsafe { row.window8(WINDOW_STEPS * window) } };
-                self.current_index = window;
+                // The window after the current one was loaded as `next` (it
+                // is in the row, since step i is); any other (a slice's or
+                // tile's first) is loaded now.
+                self.current = if self.index.map(|index| index + 1) == Some(window) {
+                    self.next
+                } else {
+                    unsafe { row.window8(WINDOW_STEPS * window) }
+                };
+                self.index = Some(window);
                 let next_first = WINDOW_STEPS * (window + 1);
                 if next_first < groups.groups_per_row {
                     self.next = unsafe { row.window8(next_first) };
-                    self.next_index = window + 1;
                 }
             }
             let j = i % WINDOW_STEPS;
@@ -546,9 +550,16 @@ pub(super) mod hopper {
                 (false, true) => scales[2],
                 (false, false) => scales[3],
             };
-            let both = ((word >> (16 * (j % 2))) as u16, (zeros >> (4 * j)) & 0xF);
-            from_fn(|p| if slots.contains(&p) { both } else { (0, 0) })
+            one_group_slots(((word >> (16 * (j % 2))) as u16, (zeros >> (4 * j)) & 0xF), slots)
         }
+    }
+
+    /// A one-group step's constants `both` in each of the slots `slots`,
+    /// `(0, 0)` in the others: what [`StepGroups::raw`] and
+    /// [`ConstantWindows::raw`] return at G = 128.
+    #[inline(always)]
+    fn one_group_slots(both: (u16, u32), slots: Range<usize>) -> [(u16, u32); GROUPS_PER_STEP] {
+        from_fn(|p| if slots.contains(&p) { both } else { (0, 0) })
     }
 
     /// Stores the constants `raw` of slots `slots` of one weight row,
