@@ -290,8 +290,8 @@ pub enum Int4LinearVersion {
     /// capability 9.0 only; split as version 7. At M = 16 1.02-1.17x faster
     /// than version 17 on four benchmark shapes (docs/PERF.md, run 27);
     /// [`best_for`](Self::best_for) took it from 9 to 16 rows past
-    /// [`V23_MAX_K`] until version 17's programmatic launches beat it there
-    /// (run 31), and takes version 23 below.
+    /// 16384 until version 17's programmatic launches beat it there (run
+    /// 31), and takes version 23 up to [`V23_MAX_K`].
     V22 { split_k: u32 },
     /// Version 22 with each step's codes copied by the TMA unit (one copy
     /// a step by one producer thread, from a tensor map of `qweight`, in
@@ -659,21 +659,18 @@ fn check_warps(version: Int4LinearVersion, m: usize, warps: u32) -> Result<(), E
 const V22_MIN_SLICE_STEPS: usize = 8;
 
 /// The longest rows (`k`) for which [`Int4LinearVersion::best_for`] takes
-/// version 23 over version 17 from 9 to 16 activation rows. At M = 16 on
-/// the H100 (docs/PERF.md, run 28, calls B and C) version 23 was 1.04x
-/// faster than version 22 at 11008 x 4096 (split 3), 1.01x at 4096 x 11008
-/// (split 8) and 1.06x at 28672 x 8192, and 1.03x slower at 8192 x 28672
-/// (split 4; 1.09x slower with zero points, 1.01x unsplit): its gain
-/// shrank as the rows grew. Neither the map's L2 promotion nor two copies
-/// a step changed that; `ncu` (call F) found its warps waiting longer on
-/// the producers' loads of the constants there. Past the bound version 22
-/// was taken until run 31, whose programmatic launches made version 17
-/// faster than both there: at 16 x 8192 x 28672 58.4-58.5 µs against
-/// version 22 split 4's 59.5-60.7 and version 23's 61.1-62.1 (bf16; 63.7-63.9
-/// against 70.1-70.2 and 76.6 with zero points; f16 alike), three rounds
-/// in one sitting (call D). The bound lies between the 11008 and 28672
-/// measured.
-pub const V23_MAX_K: usize = 16384;
+/// version 23 over version 17 from 9 to 16 activation rows: the longest
+/// measured. At M = 16 on the H100 (docs/PERF.md, run 28, calls B and C)
+/// version 23 was 1.04x faster than version 22 at 11008 x 4096 (split 3),
+/// 1.01x at 4096 x 11008 (split 8) and 1.06x at 28672 x 8192, and 1.03x
+/// slower at 8192 x 28672 (split 4; 1.09x slower with zero points), so the
+/// bound stood at 16384 and version 17 took 8192 x 28672 from run 31. Run
+/// 33 made version 23's producers read the group constants 8 steps at a
+/// time, and there it became the faster: at 16 x 8192 x 28672 (bf16, split
+/// 4) 57.44-58.30 µs against version 17's 58.47-58.98 without zero points
+/// and 61.96-62.52 against 64.20-64.23 with them, three rounds in two
+/// sittings (run 33 call J, run 34 call A). Longer rows are not measured.
+pub const V23_MAX_K: usize = 28672;
 
 /// Version 23 with its split, for 9 to 16 half-precision activation rows
 /// (version 17's wide tile; the caller keeps `m` at most 16) on a device

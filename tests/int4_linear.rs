@@ -89,8 +89,8 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     // Up to v7::ABOVE_M (16) rows, version 17 (run 23): one group of 2 to 8
     // warps splitting K, or one-warp groups filling the block past 16384 rows;
     // from 9 rows on the H100, version 23 where k is at most V23_MAX_K (run
-    // 28; past it version 17, run 31) and its slices hold 8 steps or more
-    // (run 27).
+    // 28; 28672 since run 34, past it version 17) and its slices hold 8
+    // steps or more (run 27).
     let v17 = |row_groups, warps| Int4LinearVersion::V17 { row_groups, warps };
     let v23 = |split_k| Int4LinearVersion::V23 { split_k };
     for (m, n, k, expected) in [
@@ -103,7 +103,7 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         (16, 11008, 4096, v23(3)),
         (16, 4096, 11008, v23(8)),
         (16, 28672, 8192, v23(1)),
-        (16, 8192, 28672, v17(1, 4)),
+        (16, 8192, 28672, v23(4)),
         (9, 8192, 4096, v23(4)),
         (9, 28672, 896, v17(8, 8)),
         (16, 4096, int4_linear::V23_MAX_K, v23(8)),
@@ -1064,7 +1064,9 @@ fn check_repeated_rows(
 /// 22 and 23 of 16, bf16) with more tiles than `gridDim.y` holds, so that
 /// blocks take a second tile (and version 19 a fourth): `K` of 3 steps, so
 /// that the rings of versions 12, 13 (4 stages) and 19 (5), counted across
-/// a block's tiles, wrap inside a block's later tiles. 6.4 GB of activations.
+/// a block's tiles, wrap inside a block's later tiles; and split 2 and 3
+/// ways, where the reduction adds the slices of rows past `gridDim.y`.
+/// 6.4 GB of activations.
 fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     let (m, n, k) = (MAX_GRID_Y as usize * v7::BLOCK_M + 130, 5, 3 * v7::STEP_K);
     let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 64, Int4Mode::Asymmetric)?;
@@ -1079,6 +1081,9 @@ fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult 
         Int4LinearVersion::V19 { split_k: 1 },
         Int4LinearVersion::V22 { split_k: 1 },
         Int4LinearVersion::V23 { split_k: 1 },
+        Int4LinearVersion::V7 { split_k: 2 },
+        Int4LinearVersion::V13 { split_k: 3 },
+        Int4LinearVersion::V19 { split_k: 2 },
     ];
     check_repeated_rows(kernels, (&x, &pattern, m), &weights, Some(&bias), &versions)
 }
