@@ -643,13 +643,14 @@ fn matches_reference_every_group_mode_and_batch(kernels: &Kernels, rng: &mut Rng
     Ok(())
 }
 
-/// The producer-consumer versions (12, 13, 19, 22, 23) read the group
-/// constants 8 steps at a time where a step is one group, every row holds
-/// whole windows of 8 (`G = 128`, `k % 1024 == 0`), and the layer has zero
+/// The producers of versions 13, 22 and 23 read the group constants 8
+/// steps at a time where a step is one group, every row holds whole
+/// windows of 8 (`G = 128`, `k % 1024 == 0`), and the layer has zero
 /// points or rows of more than 64 groups: one window (only with zero
 /// points) and nine (both modes), whole and split into slices that start
-/// inside a window, and `k = 9 * 128` (a scalar load a step) beside them.
-/// Small enough for compute-sanitizer.
+/// inside a window, and `k = 9 * 128` (a scalar load a step) beside them;
+/// versions 12 and 19, which always take the scalar loads, on the same
+/// layers. Small enough for compute-sanitizer.
 fn producers_read_constant_windows(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     use Int4LinearVersion::{V12, V13, V19, V22, V23};
     let versions: Vec<Int4LinearVersion> = [1, 3]

@@ -469,8 +469,8 @@ impl RowGroups {
     /// The 8 groups from `first` as two vector loads: their scales (f16
     /// bits, group `first + i` in bits `16 (i % 2)` of word `i / 2`) and
     /// their zero points (group `first + i` in bits `4 i`; all
-    /// `SYMMETRIC_ZERO_POINT` for symmetric weights). The producer-consumer
-    /// versions' (sm_90a, `hopper::ConstantWindows`).
+    /// `SYMMETRIC_ZERO_POINT` for symmetric weights). The producers' of
+    /// versions 13, 22 and 23 (sm_90a, `hopper::ConstantWindows`).
     ///
     /// # Safety
     /// `first % 8 == 0` and `first + 8 <= k / group_size`; the row's scales

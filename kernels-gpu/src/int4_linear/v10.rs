@@ -111,11 +111,24 @@ pub(super) trait WgmmaTile {
     const CODE_BYTES_PER_STAGE: usize;
     const ACTIVATION_HALF_BYTES: usize;
     const PARAM_BYTES: usize;
+    /// Whether the producers (versions 12, 13, 19, 22 and 23) may read the
+    /// group constants a window of 8 steps at a time (`hopper::ConstantWindows`):
+    /// not in versions 12 and 19, whose producers spilled with the second
+    /// way in their loop and ran 5-42% slower where they kept the scalar
+    /// loads (run 34, calls D and E).
+    const CONSTANT_WINDOWS: bool;
 }
 
-/// Implements [`WgmmaTile`] for `$gemm` with the constants of ABI module `$abi`.
+/// Implements [`WgmmaTile`] for `$gemm` with the constants of ABI module
+/// `$abi`; `windows` where its producers read the constants in windows.
 macro_rules! wgmma_tile {
     ($gemm:ty, $abi:ident) => {
+        $crate::int4_linear::v10::wgmma_tile!(@impl $gemm, $abi, false);
+    };
+    ($gemm:ty, $abi:ident, windows) => {
+        $crate::int4_linear::v10::wgmma_tile!(@impl $gemm, $abi, true);
+    };
+    (@impl $gemm:ty, $abi:ident, $windows:literal) => {
         impl $crate::int4_linear::v10::WgmmaTile for $gemm {
             const BLOCK_N: usize = quant_kernels_abi::int4_linear::$abi::BLOCK_N;
             const BLOCK_M: usize = quant_kernels_abi::int4_linear::$abi::BLOCK_M;
@@ -125,6 +138,7 @@ macro_rules! wgmma_tile {
             const CODE_BYTES_PER_STAGE: usize = quant_kernels_abi::int4_linear::$abi::CODE_BYTES_PER_STAGE;
             const ACTIVATION_HALF_BYTES: usize = quant_kernels_abi::int4_linear::$abi::ACTIVATION_HALF_BYTES;
             const PARAM_BYTES: usize = quant_kernels_abi::int4_linear::$abi::PARAM_BYTES;
+            const CONSTANT_WINDOWS: bool = $windows;
         }
     };
 }

@@ -73,7 +73,7 @@ use core::ops::Range;
 /// (`v12::hopper::pipeline`) fed by [`hopper::MulticastActivations`].
 pub(super) struct V13;
 
-wgmma_tile!(V13, v13);
+wgmma_tile!(V13, v13, windows);
 
 tensor_map_entry_points! {
     V13, x: int4_linear_v13_f16, int4_linear_v13_bf16;

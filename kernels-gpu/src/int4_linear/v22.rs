@@ -35,7 +35,7 @@ use crate::float::Bf16;
 /// Version 22's main loop.
 pub(super) type V22 = ProducerConsumer<2, 8>;
 
-wgmma_tile!(V22, v22);
+wgmma_tile!(V22, v22, windows);
 
 tiled_entry_points! {
     V22: int4_linear_v22_f16, int4_linear_v22_bf16;

@@ -55,7 +55,7 @@ use core::ops::Range;
 /// [`hopper::TensorMapCodes`].
 pub(super) struct V23;
 
-wgmma_tile!(V23, v23);
+wgmma_tile!(V23, v23, windows);
 
 tensor_map_entry_points! {
     V23, qweight: int4_linear_v23_f16, int4_linear_v23_bf16;
