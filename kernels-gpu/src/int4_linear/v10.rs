@@ -452,15 +452,17 @@ pub(super) mod hopper {
             raw
         }
 
-        /// Whether the producers read the constants a window at a time
-        /// ([`ConstantWindows`]): where a step is one group, every row
+        /// Whether the producers of tile `S` read the constants a window at
+        /// a time ([`ConstantWindows`]): where its version has them
+        /// ([`WgmmaTile::CONSTANT_WINDOWS`]), a step is one group, every row
         /// holds whole windows of 8 (`k % 1024 == 0`) and the arrays are
         /// aligned for the windows' vector loads, if the layer has zero
         /// points (two scalar loads a step) or rows longer than
         /// [`SCALAR_LOADS_MAX_GROUPS`].
         #[inline(always)]
-        pub(in crate::int4_linear) fn windowed(&self, groups: &GroupParams) -> bool {
-            self.one_group()
+        pub(in crate::int4_linear) fn windowed<S: WgmmaTile>(&self, groups: &GroupParams) -> bool {
+            S::CONSTANT_WINDOWS
+                && self.one_group()
                 && groups.groups_per_row % WINDOW_STEPS == 0
                 && groups.scales as usize % 16 == 0
                 && groups.zeros as usize % 4 == 0

@@ -48,11 +48,14 @@
 //! **Copies.** Producer thread `p` (of 256) copies code chunks `(p / 4 + 64
 //! j, p % 4)` and activation chunks `(p / 16 + 16 j, p % 16)`, as version
 //! 10's threads do, and stores the constants of weight row `p`: loaded
-//! step by step, or at G = 128 with zero points or rows past 64 groups 8
-//! steps at a time, a window ahead (`v10::hopper::ConstantWindows`; run
-//! 33: at M = 16 on 8192 x 28672 18% faster with zero points, 6% without;
-//! 1% slower at 28672 x 8192 without them, whose loads stay a step each,
-//! for the branch between the two). A single
+//! step by step, or, in versions 13, 22 and 23, at G = 128 with zero
+//! points or rows past 64 groups 8 steps at a time, a window ahead
+//! (`v10::hopper::ConstantWindows`; run 33: version 23 at M = 16 on 8192
+//! x 28672 18% faster with zero points, 6% without; 1% slower at 28672 x
+//! 8192 without them, whose loads stay a step each, for the branch between
+//! the two). Versions 12 and 19 keep the step-by-step loads alone: with
+//! both ways in their loop ptxas spilled in their producers and they ran
+//! 5-42% slower (run 34). A single
 //! producer warpgroup (each thread twice that) measured 8-14% slower: one
 //! warp a scheduler was too few to issue a step's copies and constants in
 //! the time the consumers take for it. Edges, error and epilogue as in
@@ -298,7 +301,7 @@ pub(super) mod hopper {
     /// Producer thread `thread`: fills stage after stage as the consumers
     /// free them; with `one_group`, only the first slot of each step's
     /// constants, read a window of steps at a time ([`ConstantWindows`])
-    /// where [`StepGroups::windowed`] says.
+    /// where [`StepGroups::windowed`] says for `S`.
     ///
     /// # Safety
     /// As for [`pipeline`]; `one_group` as the consumers were told.
@@ -325,7 +328,7 @@ pub(super) mod hopper {
         // One loop for both ways (a branch a step): two copies of it made
         // the scalar way 1.5-2% slower at 16 x 28672 x 8192 (run 33, call E).
         // Versions without windows compile the scalar way alone.
-        let windowed = S::CONSTANT_WINDOWS && step_groups.windowed(groups);
+        let windowed = step_groups.windowed::<S>(groups);
         let mut windows = ConstantWindows::EMPTY;
         for first_m in activation_tiles(m, S::BLOCK_M) {
             let (x, qweight) = (feed.copied_x(), feed.copied_codes());
