@@ -873,6 +873,19 @@ pub struct SplitK {
     pub reduce: Launch,
 }
 
+/// The f32 elements of the workspace that a call of `version` (with its
+/// split of `K`) for `m` activation rows and `n` outputs needs
+/// ([`SplitK::workspace_len`]): `split_k * m * n` where it splits `K`, 0
+/// where it does not.
+pub fn workspace_len(version: Int4LinearVersion, m: usize, n: usize) -> Result<usize, Error> {
+    match version.split_k() {
+        Some(splits) if splits > 1 => {
+            checked_product("split_k * m * n", splits as usize, checked_product("m * n", m, n)?)
+        }
+        _ => Ok(0),
+    }
+}
+
 /// Checks one call with activations and outputs of type `T` against the
 /// weights' shape and returns the plan of
 /// [`Int4LinearVersion::best_for`]`::<T>(m, n, k, device)`, or `None` when
@@ -1002,7 +1015,7 @@ pub fn plan_version<T: Float>(
                 shared_mem_bytes: 0,
             },
         };
-        let workspace_len = checked_product("split_k * m * n", splits as usize, m * shape.n)?;
+        let workspace_len = workspace_len(version, m, shape.n)?;
         Some(SplitK { splits, workspace_len, reduce })
     } else {
         None
@@ -1115,8 +1128,12 @@ mod cuda {
         /// in L2) and the second launch; and the pool keeps the most memory
         /// it ever held at once until the handle is dropped (64 KB per
         /// block of the split grid: 8 MB for a 128 x 4096 output split 4
-        /// ways). An engine that manages its own memory launches the plan
-        /// ([`plan_version`]) with a workspace of its own instead.
+        /// ways). In a graph the allocation node also comes between the
+        /// kernel before and the split GEMM, which then cannot start before
+        /// that kernel ends (programmatic launch): 0.3-0.95 µs a call on
+        /// the H100 (docs/PERF.md, runs 34 and 35). An engine that manages
+        /// its own memory passes a workspace of its own instead
+        /// ([`int4_linear_version_with_workspace`](Self::int4_linear_version_with_workspace)).
         pub fn int4_linear_version<T: Float + DeviceCopy>(
             &self,
             version: Int4LinearVersion,
@@ -1124,6 +1141,45 @@ mod cuda {
             m: usize,
             layer: &DeviceInt4Linear,
             y: &mut DeviceSlice<T>,
+            stream: &Stream,
+        ) -> Result<(), Error> {
+            self.enqueue_int4_linear(version, (x, m), layer, y, None, stream)
+        }
+
+        /// As [`int4_linear_version`](Self::int4_linear_version), with the
+        /// split-K workspace the caller owns: at least
+        /// [`workspace_len`](super::workspace_len) f32 (any length, also
+        /// empty, for a call that does not split `K`; shorter is
+        /// [`Error::LengthMismatch`]). Nothing is allocated or freed: a
+        /// split call is its two kernels, two nodes under
+        /// [`capture`](Kernels::capture). The caller keeps the workspace
+        /// alive, and out of other work, until the call's kernels (or the
+        /// graph that captured them) are done, as cuBLAS asks of its
+        /// workspaces: two calls in flight at once on different streams
+        /// need two workspaces.
+        #[allow(clippy::too_many_arguments)]
+        pub fn int4_linear_version_with_workspace<T: Float + DeviceCopy>(
+            &self,
+            version: Int4LinearVersion,
+            x: &DeviceSlice<T>,
+            m: usize,
+            layer: &DeviceInt4Linear,
+            y: &mut DeviceSlice<T>,
+            workspace: &mut DeviceSlice<f32>,
+            stream: &Stream,
+        ) -> Result<(), Error> {
+            self.enqueue_int4_linear(version, (x, m), layer, y, Some(workspace), stream)
+        }
+
+        /// The call of both methods above: `workspace`, the caller's, or
+        /// `None` for one from the pool.
+        fn enqueue_int4_linear<T: Float + DeviceCopy>(
+            &self,
+            version: Int4LinearVersion,
+            (x, m): (&DeviceSlice<T>, usize),
+            layer: &DeviceInt4Linear,
+            y: &mut DeviceSlice<T>,
+            workspace: Option<&mut DeviceSlice<f32>>,
             stream: &Stream,
         ) -> Result<(), Error> {
             let shape = layer.shape;
@@ -1174,17 +1230,25 @@ mod cuda {
                 // were checked, and the weight arrays match their shape by construction.
                 return unsafe { self.launch(&plan.launch, stream, &args) };
             };
+            // SAFETY (both launches): the split-K argument lists (SplitK);
+            // `partials` holds workspace_len f32 that nothing else uses
+            // until the reduction is done, y holds m * n.
+            let launch_split = |partials: u64| unsafe {
+                let args = [x, qweight, arg(&scales), arg(&zeros), arg(&partials), m, n, k, group_size];
+                self.launch(&plan.launch, stream, &args)?;
+                let args = [arg(&partials), arg(&bias), arg(&y), m, n, arg(&split.splits)];
+                self.launch(&split.reduce, stream, &args)
+            };
+            if let Some(workspace) = workspace {
+                if workspace.len() < split.workspace_len {
+                    let (expected, actual) = (split.workspace_len, workspace.len());
+                    return Err(Error::LengthMismatch { argument: "workspace", expected, actual });
+                }
+                return launch_split(address(workspace));
+            }
             let workspaces = self.workspaces()?;
             let partials = workspaces.alloc_f32(split.workspace_len, stream)?;
-            let launched = (|| {
-                let args = [x, qweight, arg(&scales), arg(&zeros), arg(&partials), m, n, k, group_size];
-                // SAFETY: the split-K argument list (SplitK); partials holds
-                // workspace_len f32, allocated on this stream before.
-                unsafe { self.launch(&plan.launch, stream, &args)? };
-                let args = [arg(&partials), arg(&bias), arg(&y), m, n, arg(&split.splits)];
-                // SAFETY: the reduction's argument list (SplitK); y holds m * n.
-                unsafe { self.launch(&split.reduce, stream, &args) }
-            })();
+            let launched = launch_split(partials);
             // Freed after whatever was enqueued, also when a launch was refused.
             // SAFETY: allocated above on this stream, freed once; no later
             // work uses it.

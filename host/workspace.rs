@@ -7,7 +7,8 @@
 //! stream's work uses it: calls on several streams never share a workspace,
 //! nothing waits on the host, and inside a stream capture the driver turns
 //! the two calls into allocation and free nodes of the graph, which owns
-//! that memory. `cust` 0.3 wraps only the device's default pool
+//! that memory. (A caller that owns a workspace passes it instead:
+//! `Kernels::int4_linear_version_with_workspace`.) `cust` 0.3 wraps only the device's default pool
 //! (`DeviceBuffer::uninitialized_async`); this module calls the driver
 //! through `cust::sys`.
 

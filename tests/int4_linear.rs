@@ -306,6 +306,14 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         qweight_tensor_map: None,
     };
     ensure(plan == Some(expected), || format!("{plan:?}"))?;
+    // The length a caller's workspace needs: the plan's, or none unsplit.
+    let lengths = [V7 { split_k: 3 }, V7 { split_k: 1 }, Int4LinearVersion::V3 { warps: 4 }]
+        .map(|version| int4_linear::workspace_len(version, 257, 200));
+    ensure(lengths == [Ok(3 * 257 * 200), Ok(0), Ok(0)], || format!("workspace lengths {lengths:?}"))?;
+    expect_error(
+        int4_linear::workspace_len(V7 { split_k: 2 }, usize::MAX / 2, 3),
+        Error::TooLarge { what: "m * n", value: (usize::MAX / 2) as u128 * 3, limit: usize::MAX as u128 },
+    )?;
     // More activation rows than gridDim.y holds (the reduction loops over
     // them), the most slices gridDim.z holds, bf16.
     let many = 70_000;
@@ -869,6 +877,76 @@ fn split_k_workspace_in_graphs_and_streams(kernels: &Kernels, rng: &mut Rng) -> 
     Ok(())
 }
 
+/// The split-K workspace from the caller: the same bits as a workspace
+/// from the pool (the same kernels), for version 7 and, on compute
+/// capability 9.0, version 23; a captured call is its two kernels (no
+/// allocation and free nodes) and replays correctly; a workspace one float
+/// short is refused before anything is written; an unsplit call takes an
+/// empty one.
+fn split_k_with_callers_workspace(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let (m, n, k) = (16, 300, 1024);
+    let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 64, Int4Mode::Asymmetric)?;
+    let layer = kernels.upload_int4_linear(&weights, Some(&rng.normals(n, 0.5)))?;
+    let x = kernels.upload(&bf16::from_f32_slice(&rng.normals(m * k, 1.0)))?;
+    let bits = |y: &DeviceBuffer<bf16>| download(kernels, y).iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    let v23 = Int4LinearVersion::V23 { split_k: 3 };
+    let mut versions = vec![Int4LinearVersion::V7 { split_k: 4 }];
+    versions.extend(v23.runs_on(kernels.device().compute_capability).then_some(v23));
+    for version in versions {
+        let len = int4_linear::workspace_len(version, m, n)?;
+        let mut workspace = kernels.alloc::<f32>(len)?;
+        let (mut from_pool, mut own) = (poisoned::<bf16>(kernels, m * n), poisoned::<bf16>(kernels, m * n));
+        kernels.int4_linear_version(version, &x, m, &layer, &mut from_pool, kernels.stream())?;
+        kernels.int4_linear_version_with_workspace(
+            version,
+            &x,
+            m,
+            &layer,
+            &mut own,
+            &mut workspace,
+            kernels.stream(),
+        )?;
+        let expected = bits(&from_pool);
+        ensure(bits(&own) == expected && expected.iter().all(|&b| bf16::from_bits(b).is_finite()), || {
+            format!("{version:?}: the caller's workspace gave other outputs")
+        })?;
+
+        let stream = Stream::new(StreamFlags::NON_BLOCKING, None)?;
+        let mut captured = poisoned::<bf16>(kernels, m * n);
+        CurrentContext::synchronize()?;
+        let graph = kernels.capture(&stream, || {
+            kernels.int4_linear_version_with_workspace(version, &x, m, &layer, &mut captured, &mut workspace, &stream)
+        })?;
+        ensure(graph.nodes()? == 2, || format!("{version:?}: {} nodes", graph.nodes().unwrap_or(0)))?;
+        // SAFETY: the buffers outlive the graph; read after synchronizing.
+        unsafe { graph.launch(&stream)? };
+        stream.synchronize()?;
+        ensure(bits(&captured) == expected, || format!("{version:?}: the replayed graph gave other outputs"))?;
+
+        let mut short = kernels.alloc::<f32>(len - 1)?;
+        let mut untouched = poisoned::<bf16>(kernels, m * n);
+        expect_error(
+            kernels.int4_linear_version_with_workspace(
+                version,
+                &x,
+                m,
+                &layer,
+                &mut untouched,
+                &mut short,
+                kernels.stream(),
+            ),
+            Error::LengthMismatch { argument: "workspace", expected: len, actual: len - 1 },
+        )?;
+        ensure(download(kernels, &untouched).iter().all(|v| v.to_f32().is_nan()), || "written on error".into())?;
+    }
+    let unsplit = Int4LinearVersion::V7 { split_k: 1 };
+    ensure(int4_linear::workspace_len(unsplit, m, n)? == 0, || "an unsplit call needs a workspace".into())?;
+    let mut y = poisoned::<bf16>(kernels, m * n);
+    let mut empty = kernels.alloc::<f32>(0)?;
+    kernels.int4_linear_version_with_workspace(unsplit, &x, m, &layer, &mut y, &mut empty, kernels.stream())?;
+    ensure(download(kernels, &y).iter().all(|v| v.to_f32().is_finite()), || "the unsplit call left outputs".into())
+}
+
 /// Back-to-back layers on one stream, each reading the previous one's
 /// output and writing the buffer the one before it read, for each kind of
 /// kernel the library picks from M = 1 to 8192 (the decode GEMV, the tiled
@@ -1140,6 +1218,7 @@ fn main() {
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
         capturing_gpu_test("gpu::split_k_workspace_in_graphs_and_streams", split_k_workspace_in_graphs_and_streams),
+        capturing_gpu_test("gpu::split_k_with_callers_workspace", split_k_with_callers_workspace),
         capturing_gpu_test("gpu::programmatic_launches_chain_layers", programmatic_launches_chain_layers),
         gpu_test("gpu::empty_k_gives_bias", empty_k_gives_bias),
         gpu_test("gpu::rejects_bad_input_without_writing", rejects_bad_input_without_writing),

@@ -46,6 +46,9 @@ pub trait Activation: Float + DeviceCopy + bytemuck::Pod {
         kernels.quantize_int8_with(elementwise_launch(variant)?, x, params, out, kernels.stream())
     }
 
+    /// With the split-K workspace the report owns (as an engine would: no
+    /// allocation nodes in the graphs it times), `workspace`, at least
+    /// [`linear_workspace_len`] long.
     fn int4_linear(
         kernels: &Kernels,
         variant: Variant<Int4LinearVersion>,
@@ -53,8 +56,10 @@ pub trait Activation: Float + DeviceCopy + bytemuck::Pod {
         m: usize,
         layer: &DeviceInt4Linear,
         y: &mut DeviceSlice<Self>,
+        workspace: &mut DeviceSlice<f32>,
     ) -> Result<(), Error> {
-        kernels.int4_linear_version(linear_version(variant), x, m, layer, y, kernels.stream())
+        let version = linear_version(variant);
+        kernels.int4_linear_version_with_workspace(version, x, m, layer, y, workspace, kernels.stream())
     }
 }
 
@@ -67,6 +72,12 @@ fn elementwise_launch(variant: Variant<u32>) -> Result<ElementwiseLaunch, Error>
         Some(threads) => ElementwiseLaunch::new(version, threads),
         None => Ok(version.into()),
     }
+}
+
+/// The f32 elements of the split-K workspace of a linear variant's call
+/// with `m` activation rows and `n` outputs (0 where it does not split `K`).
+pub fn linear_workspace_len(variant: Variant<Int4LinearVersion>, m: usize, n: usize) -> Result<usize, Error> {
+    int4_linear::workspace_len(linear_version(variant), m, n)
 }
 
 /// The int4 version with the variant's block, for the versions whose block

@@ -222,7 +222,8 @@ impl Runner<'_, '_> {
             let checked = rows.partition_point(|&r| r < m);
             let (rows, expected) = (&rows[..checked], &expected[..checked * n]);
             let inputs = LinearInputs { weights, bias, x: &x[..m * k], m, rows, expected };
-            let mut workload = Linear::<T>::new(self.kernels, cases[0].0, inputs, sets)?;
+            let variants: Vec<_> = cases.iter().map(|(variant, _)| *variant).collect();
+            let mut workload = Linear::<T>::new(self.kernels, &variants, inputs, sets)?;
             self.run_variants(cases, sets, &mut workload, |w, v| w.variant = v);
         }
         Ok(())

@@ -2,7 +2,7 @@
 //! on one set, and the check of set 0's output against the CPU reference.
 //! gpu.rs times and checks every case through [`Workload`].
 
-use crate::api::{Activation, Variant};
+use crate::api::{Activation, Variant, linear_workspace_len};
 use quant_kernels::check::relative_l2_error;
 use quant_kernels::cust::memory::{AsyncCopyDestination, DeviceBuffer, DeviceCopy};
 use quant_kernels::int4_linear::{DeviceInt4Linear, Int4LinearVersion};
@@ -170,6 +170,9 @@ pub struct Linear<'k, 'r, T: Activation> {
     layers: Vec<DeviceInt4Linear>,
     dx: Vec<DeviceBuffer<T>>,
     y: Vec<DeviceBuffer<T>>,
+    /// The split-K workspace, for every set and variant: the launches run
+    /// one after another on one stream.
+    workspace: DeviceBuffer<f32>,
 }
 
 /// What a linear case computes from.
@@ -187,14 +190,21 @@ pub struct LinearInputs<'a, T> {
 }
 
 impl<'k, 'r, T: Activation> Linear<'k, 'r, T> {
+    /// The workload of `variants` (at least one; the first selected), with
+    /// the workspace the largest split among them needs.
     pub fn new(
         kernels: &'k Kernels,
-        variant: Variant<Int4LinearVersion>,
+        variants: &[Variant<Int4LinearVersion>],
         inputs: LinearInputs<'r, T>,
         sets: usize,
     ) -> crate::Result<Self> {
         let LinearInputs { weights, bias, x, m, rows, expected } = inputs;
         let n = weights.shape().n;
+        let variant = *variants.first().ok_or("a linear workload without variants")?;
+        let workspace_len = variants
+            .iter()
+            .map(|&v| linear_workspace_len(v, m, n))
+            .try_fold(0, |most, len| len.map(|len| len.max(most)))?;
         let layers = (0..sets).map(|_| kernels.upload_int4_linear(weights, Some(bias))).collect::<Result<_, _>>()?;
         Ok(Self {
             kernels,
@@ -205,13 +215,15 @@ impl<'k, 'r, T: Activation> Linear<'k, 'r, T> {
             layers,
             dx: copies(kernels, x, sets)?,
             y: outputs(kernels, m * n, sets)?,
+            workspace: kernels.alloc(workspace_len)?,
         })
     }
 }
 
 impl<T: Activation> Workload for Linear<'_, '_, T> {
     fn launch(&mut self, set: usize) -> Result<(), Error> {
-        T::int4_linear(self.kernels, self.variant, &self.dx[set], self.m, &self.layers[set], &mut self.y[set])
+        let (x, layer, y) = (&self.dx[set], &self.layers[set], &mut self.y[set]);
+        T::int4_linear(self.kernels, self.variant, x, self.m, layer, y, &mut self.workspace)
     }
 
     fn poison(&mut self) -> Result<(), Error> {
