@@ -1130,8 +1130,9 @@ mod cuda {
         /// block of the split grid: 8 MB for a 128 x 4096 output split 4
         /// ways). In a graph the allocation node also comes between the
         /// kernel before and the split GEMM, which then cannot start before
-        /// that kernel ends (programmatic launch): 0.3-0.95 µs a call on
-        /// the H100 (docs/PERF.md, runs 34 and 35). An engine that manages
+        /// that kernel ends (programmatic launch): up to 0.9 µs a call on
+        /// the H100, 1.4 with version 13 at 128 x 11008 x 4096
+        /// (docs/PERF.md, run 35). An engine that manages
         /// its own memory passes a workspace of its own instead
         /// ([`int4_linear_version_with_workspace`](Self::int4_linear_version_with_workspace)).
         pub fn int4_linear_version<T: Float + DeviceCopy>(
