@@ -1113,8 +1113,8 @@ mod cuda {
         /// and launch choice (for comparing versions; every version computes
         /// the same). [`Error::UnsupportedType`] if the version does not take `T`.
         ///
-        /// **Workspace.** A call that splits `K` (version 7 with `split_k >
-        /// 1`, [`SplitK`](super::SplitK)) needs `4 * split_k * m * n` bytes
+        /// **Workspace.** A call that splits `K` (a tiled GEMM with `split_k
+        /// > 1`, [`SplitK`](super::SplitK)) needs `4 * split_k * m * n` bytes
         /// for the slices' partial sums. It allocates them on `stream`, in
         /// stream order, from a memory pool of the handle
         /// (`cuMemAllocFromPoolAsync`), enqueues its two kernels and frees
@@ -1132,9 +1132,11 @@ mod cuda {
         /// kernel before and the split GEMM, which then cannot start before
         /// that kernel ends (programmatic launch): up to 0.9 µs a call on
         /// the H100, 1.4 with version 13 at 128 x 11008 x 4096
-        /// (docs/PERF.md, run 35). An engine that manages
-        /// its own memory passes a workspace of its own instead
-        /// ([`int4_linear_version_with_workspace`](Self::int4_linear_version_with_workspace)).
+        /// (docs/PERF.md, run 35). An engine that manages its own memory
+        /// passes a workspace of its own instead
+        /// ([`int4_linear_version_with_workspace`](Self::int4_linear_version_with_workspace)),
+        /// for the library's pick [`Int4LinearVersion::best_for`] and
+        /// [`workspace_len`](super::workspace_len) of that version.
         pub fn int4_linear_version<T: Float + DeviceCopy>(
             &self,
             version: Int4LinearVersion,

@@ -1,5 +1,5 @@
 //! Device workspaces in stream order, for calls that need scratch memory
-//! between two of their kernels (version 7's split-K).
+//! between two of their kernels (the tiled GEMMs' split-K).
 //!
 //! A call allocates its workspace on the stream it launches on
 //! (`cuMemAllocFromPoolAsync`), enqueues its kernels and frees it there
@@ -8,9 +8,9 @@
 //! nothing waits on the host, and inside a stream capture the driver turns
 //! the two calls into allocation and free nodes of the graph, which owns
 //! that memory. (A caller that owns a workspace passes it instead:
-//! `Kernels::int4_linear_version_with_workspace`.) `cust` 0.3 wraps only the device's default pool
-//! (`DeviceBuffer::uninitialized_async`); this module calls the driver
-//! through `cust::sys`.
+//! `Kernels::int4_linear_version_with_workspace`.) `cust` 0.3 wraps only
+//! the device's default pool (`DeviceBuffer::uninitialized_async`); this
+//! module calls the driver through `cust::sys`.
 
 use crate::Error;
 use cust::stream::Stream;
