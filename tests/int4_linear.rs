@@ -9,7 +9,9 @@ mod device_math;
 
 use common::*;
 use libtest_mimic::Failed;
-use quant_kernels::abi::int4_linear::{MAX_GRID_Y, MAX_GRID_Z, v7, v10, v11, v12, v13, v17, v18, v19, v22, v23};
+use quant_kernels::abi::int4_linear::{
+    MAX_GRID_Y, MAX_GRID_Z, tile_order, v7, v10, v11, v12, v13, v17, v18, v19, v22, v23,
+};
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
 use quant_kernels::cust::memory::DeviceBuffer;
@@ -776,6 +778,73 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
+/// The producer-consumer versions' tile order (`abi::int4_linear::tile_order`)
+/// visits every tile of the grid once, with and without clusters, for grids
+/// with a partial last group of activation tiles and grids narrower than
+/// a wave; a cluster's blocks share their activation tile.
+fn tile_order_visits_every_tile_once(_: &mut Rng) -> TestResult {
+    for cluster in [1, 2] {
+        for gx in (cluster..=40).step_by(cluster) {
+            // The tallest grid only two units wide, to keep the test short.
+            for gy in (1..=27).chain([64, 65]).chain((gx <= 2 * cluster).then_some(MAX_GRID_Y as usize)) {
+                let mut seen = vec![false; gx * gy];
+                for by in 0..gy {
+                    let mut cluster_m_tile = None;
+                    for bx in 0..gx {
+                        let (n_tile, m_tile) = tile_order::tile_of_block((bx, by), (gx, gy), cluster);
+                        ensure(n_tile < gx && m_tile < gy, || {
+                            format!("{gx}x{gy} / {cluster}: ({bx}, {by}) off the grid")
+                        })?;
+                        let tile = &mut seen[m_tile * gx + n_tile];
+                        ensure(!*tile, || format!("{gx}x{gy} / {cluster}: tile ({n_tile}, {m_tile}) twice"))?;
+                        *tile = true;
+                        if bx % cluster == 0 {
+                            cluster_m_tile = Some(m_tile);
+                        }
+                        ensure(cluster_m_tile == Some(m_tile) && n_tile % cluster == bx % cluster, || {
+                            format!("{gx}x{gy} / {cluster}: block ({bx}, {by}) leaves its cluster's activation tile")
+                        })?;
+                    }
+                }
+            }
+        }
+    }
+    // The walk itself: 28672 x 8192 at M = 1024 in version 13 (112 x 8
+    // blocks, clusters of 2): the first wave of 132 blocks holds 18 weight
+    // tiles of all 8 activation tiles, not 112 of 2.
+    let first_wave: Vec<_> =
+        (0..132).map(|b| tile_order::tile_of_block((b % 112, b / 112), (112, 8), v13::CLUSTER)).collect();
+    let count = |tiles: Vec<usize>| tiles.into_iter().collect::<std::collections::BTreeSet<_>>().len();
+    let (n_tiles, m_tiles) =
+        (count(first_wave.iter().map(|t| t.0).collect()), count(first_wave.iter().map(|t| t.1).collect()));
+    ensure((n_tiles, m_tiles) == (18, 8), || format!("first wave: {n_tiles} weight tiles x {m_tiles} activation tiles"))
+}
+
+/// The producer-consumer versions on grids of more than one group of
+/// activation tiles in their tile order, the last group partial (`M` of
+/// 10, 19 and 73 tiles of 128, 64 and 16 rows), several clusters wide
+/// (`N` of 4 and 8 tiles), split and not: every output once, against the
+/// f64 reference.
+fn tiled_gemms_many_tile_groups(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let versions: Vec<_> = [1, SPLIT]
+        .into_iter()
+        .flat_map(|split_k| {
+            [
+                Int4LinearVersion::V12 { split_k },
+                Int4LinearVersion::V13 { split_k },
+                Int4LinearVersion::V19 { split_k },
+                Int4LinearVersion::V22 { split_k },
+                Int4LinearVersion::V23 { split_k },
+            ]
+        })
+        .collect();
+    for (n, mode) in [(1000, Int4Mode::Symmetric), (2000, Int4Mode::Asymmetric)] {
+        let shape = Int4Shape::new(n, 3 * 128, 128, mode)?;
+        check_layer(kernels, rng, 9 * 128 + 5, shape, n == 1000, &versions)?;
+    }
+    Ok(())
+}
+
 /// Versions 7, 10 to 13, 18, 19, 22 and 23 split along `K` on ragged shapes: `M` inside and
 /// past their 128-row tiles (and inside and past version 11's 256), `N` not a multiple of 128 (nor, for 1001, of the reduction's 4 columns), `K` of 6 steps (the last
 /// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
@@ -1210,6 +1279,7 @@ fn main() {
         cpu_test("cpu::plans_wgmma_versions", plans_wgmma_versions),
         cpu_test("cpu::plans_v17_blocks", plans_v17_blocks),
         cpu_test("cpu::device_unpacking_is_exact", device_unpacking_is_exact),
+        cpu_test("cpu::tile_order_visits_every_tile_once", tile_order_visits_every_tile_once),
         gpu_test("gpu::matches_reference_every_group_mode_and_batch", matches_reference_every_group_mode_and_batch),
         gpu_test("gpu::every_width_and_large_k", every_width_and_large_k),
         gpu_test("gpu::producers_read_constant_windows", producers_read_constant_windows),
@@ -1217,6 +1287,7 @@ fn main() {
         gpu_test("gpu::v17_every_block_shape", v17_every_block_shape),
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
+        gpu_test("gpu::tiled_gemms_many_tile_groups", tiled_gemms_many_tile_groups),
         capturing_gpu_test("gpu::split_k_workspace_in_graphs_and_streams", split_k_workspace_in_graphs_and_streams),
         capturing_gpu_test("gpu::split_k_with_callers_workspace", split_k_with_callers_workspace),
         capturing_gpu_test("gpu::programmatic_launches_chain_layers", programmatic_launches_chain_layers),

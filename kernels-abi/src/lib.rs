@@ -530,6 +530,45 @@ pub mod int4_linear {
         const _: () = assert!(CODE_BOX[0] * CODE_BOX[1] * CODE_BOX[2] * 4 == CODE_BYTES_PER_STAGE);
     }
 
+    /// The order in which the producer-consumer GEMMs (versions 12, 13, 19,
+    /// 22 and 23) take their tiles: block `(bx, by)` of a grid `(gx, gy)`
+    /// starts at the tile `(n_tile, m_tile)` of [`tile_of_block`], then takes
+    /// activation tiles `m_tile + gy, m_tile + 2 gy, ...` of the same weight
+    /// tile (when `m` has more tiles than `gy`).
+    ///
+    /// The hardware starts blocks in the order of their index, `x` first, so
+    /// read as it is, `(bx, by)` runs every weight tile of one activation
+    /// tile at once, and each wave reads the whole weight matrix, from DRAM
+    /// where it is larger than the L2 (28672 x 8192: 117 MB). Here the
+    /// launch order walks groups of [`GROUP_M`] activation tiles (fewer in
+    /// the last group), down the group and then across the weight tiles, so
+    /// that a wave holds a few weight tiles for a few activation tiles, as
+    /// CUTLASS's grouped rasterization and Triton's `GROUP_M` do. The unit
+    /// of the walk is a cluster of `cluster` blocks along `x` (version 13:
+    /// 2), whose blocks keep neighbouring weight tiles and one activation
+    /// tile (they share its copies).
+    pub mod tile_order {
+        /// Activation tiles a group of the walk.
+        pub const GROUP_M: usize = 8;
+
+        /// The tile `(n_tile, m_tile)` block `(bx, by)` of a grid `(gx, gy)`
+        /// starts at, in clusters of `cluster` blocks along `x` (`gx` a
+        /// multiple of it): a bijection of the grid onto itself.
+        pub const fn tile_of_block(
+            (bx, by): (usize, usize),
+            (gx, gy): (usize, usize),
+            cluster: usize,
+        ) -> (usize, usize) {
+            let units_x = gx / cluster;
+            let launch_order = by * units_x + bx / cluster;
+            let group_blocks = GROUP_M * units_x;
+            let (group, in_group) = (launch_order / group_blocks, launch_order % group_blocks);
+            let first_m_tile = GROUP_M * group;
+            let group_m = if gy - first_m_tile < GROUP_M { gy - first_m_tile } else { GROUP_M };
+            (cluster * (in_group / group_m) + bx % cluster, first_m_tile + in_group % group_m)
+        }
+    }
+
     /// Version 17, `int4_linear_v17_m{8,16}[_w{1,2,4,8,16}]_g{32,64,128}_{f16,bf16}`:
     /// versions 5 (`_m8_`) and 6 (`_m16_`) in a 2-D block. Block `(bx,
     /// by)` takes `ROWS_PER_GROUP[i] * blockDim.y` weight rows from `bx`

@@ -16,6 +16,8 @@ use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, padded_words_per_row, word_index};
+#[cfg(target_feature = "sm_90a")]
+use quant_kernels_abi::int4_linear::tile_order;
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK};
 use quant_kernels_abi::int4_linear::v7::{STEP_K, slice_steps};
 
@@ -176,6 +178,34 @@ impl LanePosition {
 #[inline(always)]
 pub(super) fn activation_tiles(m: usize, m_tile: usize) -> impl Iterator<Item = usize> {
     (block_idx_y() as usize..m.div_ceil(m_tile)).step_by(grid_dim_y() as usize).map(move |tile| tile * m_tile)
+}
+
+/// Where a block of a producer-consumer GEMM starts: its tile of weight
+/// rows, and the first of its tiles of activation rows (in the order of
+/// `quant_kernels_abi::int4_linear::tile_order`).
+#[cfg(target_feature = "sm_90a")]
+pub(super) struct TileOrigin {
+    pub(super) n_tile: usize,
+    m_tile: usize,
+}
+
+#[cfg(target_feature = "sm_90a")]
+impl TileOrigin {
+    /// This block's, in clusters of `cluster` blocks along `x`.
+    #[inline(always)]
+    pub(super) fn of_block(cluster: usize) -> Self {
+        let block = (block_idx_x() as usize, block_idx_y() as usize);
+        let grid = (crate::device::grid_dim_x() as usize, grid_dim_y() as usize);
+        let (n_tile, m_tile) = tile_order::tile_of_block(block, grid, cluster);
+        Self { n_tile, m_tile }
+    }
+
+    /// The first activation row of each tile of `m_tile` rows this block
+    /// takes: from its first, in strides of `gridDim.y`.
+    #[inline(always)]
+    pub(super) fn activation_tiles(&self, m: usize, m_tile: usize) -> impl Iterator<Item = usize> {
+        (self.m_tile..m.div_ceil(m_tile)).step_by(grid_dim_y() as usize).map(move |tile| tile * m_tile)
+    }
 }
 
 /// A row's dequantization constants for one step, as packed pairs: the

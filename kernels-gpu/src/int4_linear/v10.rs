@@ -117,18 +117,28 @@ pub(super) trait WgmmaTile {
     /// way in their loop and ran 5-42% slower where they kept the scalar
     /// loads (run 34, calls D and E).
     const CONSTANT_WINDOWS: bool;
+    /// Whether the windows are also for the short rows of symmetric
+    /// layers (`hopper::SCALAR_LOADS_MAX_GROUPS`): in version 13, 1.3-3.7%
+    /// faster at M = 128 to 8192 on 4096 x 4096, 11008 x 4096 and 28672 x
+    /// 8192 (docs/PERF.md, run 36, one round), where version 23 at M = 16
+    /// had lost 4-5% by them (run 33).
+    const SHORT_ROW_WINDOWS: bool;
 }
 
 /// Implements [`WgmmaTile`] for `$gemm` with the constants of ABI module
-/// `$abi`; `windows` where its producers read the constants in windows.
+/// `$abi`; `windows` where its producers read the constants in windows,
+/// `windows on short rows` where also on the short rows of symmetric layers.
 macro_rules! wgmma_tile {
     ($gemm:ty, $abi:ident) => {
-        $crate::int4_linear::v10::wgmma_tile!(@impl $gemm, $abi, false);
+        $crate::int4_linear::v10::wgmma_tile!(@impl $gemm, $abi, false, false);
     };
     ($gemm:ty, $abi:ident, windows) => {
-        $crate::int4_linear::v10::wgmma_tile!(@impl $gemm, $abi, true);
+        $crate::int4_linear::v10::wgmma_tile!(@impl $gemm, $abi, true, false);
     };
-    (@impl $gemm:ty, $abi:ident, $windows:literal) => {
+    ($gemm:ty, $abi:ident, windows on short rows) => {
+        $crate::int4_linear::v10::wgmma_tile!(@impl $gemm, $abi, true, true);
+    };
+    (@impl $gemm:ty, $abi:ident, $windows:literal, $short_rows:literal) => {
         impl $crate::int4_linear::v10::WgmmaTile for $gemm {
             const BLOCK_N: usize = quant_kernels_abi::int4_linear::$abi::BLOCK_N;
             const BLOCK_M: usize = quant_kernels_abi::int4_linear::$abi::BLOCK_M;
@@ -139,6 +149,7 @@ macro_rules! wgmma_tile {
             const ACTIVATION_HALF_BYTES: usize = quant_kernels_abi::int4_linear::$abi::ACTIVATION_HALF_BYTES;
             const PARAM_BYTES: usize = quant_kernels_abi::int4_linear::$abi::PARAM_BYTES;
             const CONSTANT_WINDOWS: bool = $windows;
+            const SHORT_ROW_WINDOWS: bool = $short_rows;
         }
     };
 }
@@ -457,8 +468,9 @@ pub(super) mod hopper {
         /// ([`WgmmaTile::CONSTANT_WINDOWS`]), a step is one group, every row
         /// holds whole windows of 8 (`k % 1024 == 0`) and the arrays are
         /// aligned for the windows' vector loads, if the layer has zero
-        /// points (two scalar loads a step) or rows longer than
-        /// [`SCALAR_LOADS_MAX_GROUPS`].
+        /// points (two scalar loads a step), rows longer than
+        /// [`SCALAR_LOADS_MAX_GROUPS`] or a version that takes them on short
+        /// rows too ([`WgmmaTile::SHORT_ROW_WINDOWS`]).
         #[inline(always)]
         pub(in crate::int4_linear) fn windowed<S: WgmmaTile>(&self, groups: &GroupParams) -> bool {
             S::CONSTANT_WINDOWS
@@ -466,7 +478,7 @@ pub(super) mod hopper {
                 && groups.groups_per_row % WINDOW_STEPS == 0
                 && groups.scales as usize % 16 == 0
                 && groups.zeros as usize % 4 == 0
-                && (!groups.zeros.is_null() || groups.groups_per_row > SCALAR_LOADS_MAX_GROUPS)
+                && (!groups.zeros.is_null() || S::SHORT_ROW_WINDOWS || groups.groups_per_row > SCALAR_LOADS_MAX_GROUPS)
         }
 
         /// Asks L1 for the groups of row `row` in step `i`'s slots `slots`:
@@ -505,7 +517,8 @@ pub(super) mod hopper {
     /// slowed 16 x 28672 x 8192 from 57.6 to 60.2 µs and 16 x 4096 x 4096
     /// split 8 by 5% (call B, not explained), while at 16 x 8192 x 28672
     /// split 4 they took 62.2 µs to 58.7 (call F), and with zero points
-    /// 76.4 to 62.4.
+    /// 76.4 to 62.4. Version 13 takes the windows on every row
+    /// (`WgmmaTile::SHORT_ROW_WINDOWS`).
     const SCALAR_LOADS_MAX_GROUPS: usize = 64;
 
     /// One producer thread's group constants at G = 128, read a window of

@@ -61,6 +61,14 @@
 //! the time the consumers take for it. Edges, error and epilogue as in
 //! version 10.
 //!
+//! **Tile order.** A block's tiles are not `(blockIdx.x, blockIdx.y)` but
+//! those of `quant_kernels_abi::int4_linear::tile_order` (`TileOrigin`):
+//! the blocks walk groups of 8 activation tiles, so that a wave shares its
+//! weight tiles in L2 instead of reading the whole matrix. On the H100
+//! (docs/PERF.md, run 36) version 13 took 4.8% off 1024 x 28672 x 8192 and
+//! 7.6% off 8192 x 28672 x 8192, and 0.3-2.5% off the shapes whose weights
+//! fit in L2 or whose waves already shared them (one round, call A).
+//!
 //! Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M), MAX_GRID_Y),
 //! splits)`, exactly `BLOCK_THREADS` (512) threads, `SHARED_BYTES` of
 //! dynamic shared memory. In the `sm_80` PTX the entry points trap.
@@ -119,8 +127,8 @@ where
 pub(super) mod hopper {
     use super::GroupParams;
     use crate::async_copy::{self, dynamic_shared_address};
-    use crate::device::{block_idx_x, sync_threads, thread_idx_x};
-    use crate::int4_linear::mma_tile::activation_tiles;
+    use crate::device::{sync_threads, thread_idx_x};
+    use crate::int4_linear::mma_tile::TileOrigin;
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v10::hopper::{ConstantWindows, Lane, StepGroups, mma_step, stage_copies, store_constants};
     use crate::mbarrier;
@@ -173,6 +181,10 @@ pub(super) mod hopper {
         /// them (`expect_tx`).
         const LOADED_BYTES: u32 = 0;
 
+        /// Blocks a cluster along the grid's `x` (the unit of
+        /// [`TileOrigin`]'s walk).
+        const CLUSTER: usize = 1;
+
         /// The activations, if the producer threads copy them (`cp.async`);
         /// `None` if [`load`](Self::load) brings them.
         fn copied_x(&self) -> Option<*const T>;
@@ -192,7 +204,8 @@ pub(super) mod hopper {
         fn finish(&self) {}
 
         /// Producer thread `thread`, after its copies of step `i` (of the
-        /// tile from activation row `first_m`) into `fill`'s stage: brings
+        /// tile from weight row `first_row` and activation row `first_m`)
+        /// into `fill`'s stage: brings
         /// what the producer threads do not copy (the activations of
         /// version 13, the codes of version 23) with the TMA unit,
         /// [`LOADED_BYTES`](Self::LOADED_BYTES) a step, counted on the
@@ -201,8 +214,8 @@ pub(super) mod hopper {
         /// # Safety
         /// The thread has waited for the stage's `empty` phase: every
         /// consumer that reads the stage, in any block, has released it.
-        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_m: usize, thread: usize) {
-            let _ = (ring, fill, i, first_m, thread);
+        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first: (usize, usize), thread: usize) {
+            let _ = (ring, fill, i, first, thread);
         }
 
         /// Each consumer thread, once the MMAs that read `fill`'s stage have
@@ -280,19 +293,20 @@ pub(super) mod hopper {
         // of the consumers' loop: ptxas spilled 1.6 KB a thread in their
         // unsplit entry points.
         let one_group = ACC <= 32 && StepGroups::new(&groups, dims.2).one_group();
+        let origin = TileOrigin::of_block(F::CLUSTER);
         if thread >= CONSUMER_THREADS {
             // SAFETY: each producer warpgroup, whole; it only gives registers back.
             unsafe { set_max_registers::<false, PRODUCER_REGISTERS>() };
             // SAFETY: forwarded from the caller.
-            unsafe { produce::<T, F, S>(thread - CONSUMER_THREADS, &ring, &feed, &groups, dims, steps, one_group) };
+            unsafe { produce::<T, F, S>(thread - CONSUMER_THREADS, &ring, &feed, &origin, &groups, dims, steps, one_group) };
         } else {
             // SAFETY: each consumer warpgroup, whole; the producers' decreases free what they take.
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
             // SAFETY (both): forwarded from the caller; one_group as above.
             if one_group {
-                unsafe { consume::<T, F, S, TILES, ACC, true>(thread, &ring, &feed, dims, steps, store) };
+                unsafe { consume::<T, F, S, TILES, ACC, true>(thread, &ring, &feed, &origin, dims, steps, store) };
             } else {
-                unsafe { consume::<T, F, S, TILES, ACC, false>(thread, &ring, &feed, dims, steps, store) };
+                unsafe { consume::<T, F, S, TILES, ACC, false>(thread, &ring, &feed, &origin, dims, steps, store) };
             }
         }
         feed.finish();
@@ -306,16 +320,18 @@ pub(super) mod hopper {
     /// # Safety
     /// As for [`pipeline`]; `one_group` as the consumers were told.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     unsafe fn produce<T: WgmmaHalf, F: Feed<T>, S: WgmmaTile>(
         thread: usize,
         ring: &Ring<S>,
         feed: &F,
+        origin: &TileOrigin,
         groups: &GroupParams,
         (m, n, k): (usize, usize, usize),
         steps: Range<usize>,
         one_group: bool,
     ) {
-        let first_row = block_idx_x() as usize * S::BLOCK_N;
+        let first_row = origin.n_tile * S::BLOCK_N;
         let step_groups = StepGroups::new(groups, k);
         // The slots of constants the consumers read: all of a step's, or
         // its first (see `pipeline`).
@@ -330,7 +346,7 @@ pub(super) mod hopper {
         // Versions without windows compile the scalar way alone.
         let windowed = step_groups.windowed::<S>(groups);
         let mut windows = ConstantWindows::EMPTY;
-        for first_m in activation_tiles(m, S::BLOCK_M) {
+        for first_m in origin.activation_tiles(m, S::BLOCK_M) {
             let (x, qweight) = (feed.copied_x(), feed.copied_codes());
             let copies = stage_copies::<T, S, PRODUCER_THREADS>(
                 (x.unwrap_or(core::ptr::null()), qweight.unwrap_or(core::ptr::null())),
@@ -356,7 +372,7 @@ pub(super) mod hopper {
                     };
                     copies.copy(stage, i);
                     mbarrier::arrive_on_copies(ring.full(fill));
-                    feed.load(ring, fill, i, first_m, thread);
+                    feed.load(ring, fill, i, (first_row, first_m), thread);
                     store_constants::<T, S>(stage + param_slot, &raw, slots.clone());
                     if F::LOADED_BYTES > 0 && thread == 0 {
                         mbarrier::arrive_expect_bytes(ring.full(fill), F::LOADED_BYTES);
@@ -391,17 +407,18 @@ pub(super) mod hopper {
         thread: usize,
         ring: &Ring<S>,
         feed: &F,
+        origin: &TileOrigin,
         (m, _, _): (usize, usize, usize),
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
     ) {
         let lane = Lane::new::<S>(thread);
-        let first_row = block_idx_x() as usize * S::BLOCK_N;
+        let first_row = origin.n_tile * S::BLOCK_N;
         let mut fill = 0u32;
         // Zero once: a tile's first MMAs overwrite them (see `wgmma::mma`),
         // and with no steps every tile's sums are these zeros.
         let mut acc = [[0.0f32; ACC]; TILES];
-        for first_m in activation_tiles(m, S::BLOCK_M) {
+        for first_m in origin.activation_tiles(m, S::BLOCK_M) {
             for i in steps.clone() {
                 let stage = ring.stage(fill);
                 let previous = (i > steps.start).then_some(fill - 1);

@@ -73,7 +73,7 @@ use core::ops::Range;
 /// (`v12::hopper::pipeline`) fed by [`hopper::MulticastActivations`].
 pub(super) struct V13;
 
-wgmma_tile!(V13, v13, windows);
+wgmma_tile!(V13, v13, windows on short rows);
 
 tensor_map_entry_points! {
     V13, x: int4_linear_v13_f16, int4_linear_v13_bf16;
@@ -140,6 +140,7 @@ mod hopper {
         const PEER_RELEASES: u32 = (CLUSTER - 1) as u32 * CONSUMER_WARPS;
         /// Both halves of the stage's activations, whichever block copied them.
         const LOADED_BYTES: u32 = ACTIVATION_BYTES_PER_STAGE as u32;
+        const CLUSTER: usize = CLUSTER;
 
         fn copied_x(&self) -> Option<*const T> {
             None
@@ -158,7 +159,7 @@ mod hopper {
         }
 
         #[inline(always)]
-        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_m: usize, thread: usize) {
+        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first: (usize, usize), thread: usize) {
             // Version 13's ring: the box the host encodes is its.
             const { assert!(S::BLOCK_M == BLOCK_M) };
             if thread != 0 {
@@ -179,7 +180,7 @@ mod hopper {
                     tma::load_2d_multicast(
                         destination,
                         self.map,
-                        (column as i32, (first_m as u32 + rows) as i32),
+                        (column as i32, (first.1 as u32 + rows) as i32),
                         ring.full(fill),
                         every_block,
                     )

@@ -88,7 +88,6 @@ impl TiledGemm for V23 {
 
 #[cfg(target_feature = "sm_90a")]
 mod hopper {
-    use crate::device::block_idx_x;
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v12::hopper::{Feed, Ring};
     use crate::tma::{self, TensorMapAddress};
@@ -113,13 +112,13 @@ mod hopper {
         }
 
         #[inline(always)]
-        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, _: usize, thread: usize) {
+        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first: (usize, usize), thread: usize) {
             // Version 23's ring: the box the host encodes is its.
             const { assert!(S::BLOCK_N == BLOCK_N && S::CODE_BYTES_PER_STAGE == CODE_BYTES_PER_STAGE) };
             if thread != 0 {
                 return;
             }
-            let band = block_idx_x() as usize * BLOCK_N / BAND_ROWS;
+            let band = first.0 / BAND_ROWS;
             // SAFETY: the stage is free (the caller's wait on `empty`), its
             // codes at its start, 1024-byte aligned; the step's full
             // barrier, which expects LOADED_BYTES more. Coordinates
