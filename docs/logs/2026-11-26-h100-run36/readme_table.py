@@ -1,0 +1,47 @@
+# The README's int4 table from call B: run in this folder after
+# `gunzip -k report-B.json.gz`. picks-B.txt is `Int4LinearVersion::best_for::<bf16>`
+# on an H100 (compute capability 9.0, 132 multiprocessors) at 87ad22e, printed by a
+# temporary example; a row names the library's pick where the fastest version differs.
+import json, re, sys
+r = json.load(open('report-B.json'))
+rows = [x for x in r['rows'] if x['op'] == 'linear' and x['dtype'] == 'bf16' and x['mode'] == 'sym' and x['group'] == 128 and x['ok'] and x['cold_us']]
+picks = {}
+for l in open('picks-B.txt'):
+    n, k, m, rest = l.split(' ', 3)
+    picks[(int(n), int(k), int(m))] = rest.strip()
+def label(version, block):
+    m = re.match(r'v17 groups (\d+)', version)
+    if m:
+        g = int(m.group(1)); w = block // 32 // g
+        return f"v17, {g} group{'s' if g > 1 else ''} of {w}"
+    return version
+def pick_row(n, k, m):
+    p = picks[(n, k, m)]
+    v = re.match(r'V(\d+) \{ (\w+): (\d+)(?:, warps: (\d+))? \}', p)
+    num, field, a, w = v.groups()
+    if num == '17':
+        ver, block = f"v17 groups {a}", 32 * int(w)
+    else:
+        ver, block = (f"v{num} split {a}" if int(a) > 1 else f"v{num}"), None
+    for x in rows:
+        if (x['n'], x['k'], x['m']) == (n, k, m) and x['version'] == ver and (block is None or x['block'] == block):
+            return x
+    raise SystemExit(f"no row for the pick {p} at {n}x{k} M={m}")
+comp = {}
+for l in open('compare-B.md'):
+    c = [s.strip() for s in l.strip().strip('|').split('|')]
+    if len(c) == 12 and c[0].isdigit():
+        comp[(int(c[0]), int(c[1]), int(c[2]))] = c
+out = []
+for m in [1, 16, 32, 64, 128, 256, 1024, 8192]:
+    for (n, k) in [(4096, 4096), (11008, 4096), (4096, 11008), (28672, 8192), (8192, 28672)]:
+        c = comp[(n, k, m)]
+        ours = float(c[3])
+        best = min((x for x in rows if (x['n'], x['k'], x['m']) == (n, k, m)), key=lambda x: x['cold_us']['median'])
+        assert abs(best['cold_us']['median'] - ours) < 0.006, (n, k, m, best['cold_us']['median'], ours)
+        lib = pick_row(n, k, m)
+        kernel = label(best['version'], best['block'])
+        if lib is not best and (lib['version'], lib['block']) != (best['version'], best['block']):
+            kernel += f" (library: {label(lib['version'], lib['block'])}, {lib['cold_us']['median']:.2f})"
+        out.append(f"| {n} x {k} | {m} | {c[3]} | {kernel} | {c[5]} | {c[6]} | {c[9]} | {c[10]} | {c[11]} |")
+print("\n".join(out))
