@@ -23,6 +23,7 @@ use quant_kernels::int4_linear::{
 };
 use quant_kernels::launch::{DeviceInfo, Launch, LaunchConfig};
 use quant_kernels::{Error, Float, Int4Mode, Int4Shape, Int4Weights, Kernels, PerFloat, reference};
+use std::num::NonZeroU32;
 
 /// The bounds of host/int4_linear.rs, `||y - ref|| / ||ref||`, by activation type.
 const BOUNDS: PerFloat<f64> = PerFloat { f32: 1e-5, f16: 2e-3, bf16: 1e-2 };
@@ -791,7 +792,12 @@ fn tile_order_visits_every_tile_once(_: &mut Rng) -> TestResult {
                 for by in 0..gy {
                     let mut cluster_m_tile = None;
                     for bx in 0..gx {
-                        let (n_tile, m_tile) = tile_order::tile_of_block((bx, by), (gx, gy), cluster);
+                        let (n_tile, m_tile) = tile_order::tile_of_block(
+                            (bx as u32, by as u32),
+                            (gx as u32, gy as u32),
+                            NonZeroU32::new(cluster as u32).unwrap(),
+                        );
+                        let (n_tile, m_tile) = (n_tile as usize, m_tile as usize);
                         ensure(n_tile < gx && m_tile < gy, || {
                             format!("{gx}x{gy} / {cluster}: ({bx}, {by}) off the grid")
                         })?;
@@ -812,9 +818,10 @@ fn tile_order_visits_every_tile_once(_: &mut Rng) -> TestResult {
     // The walk itself: 28672 x 8192 at M = 1024 in version 13 (112 x 8
     // blocks, clusters of 2): the first wave of 132 blocks holds 18 weight
     // tiles of all 8 activation tiles, not 112 of 2.
-    let first_wave: Vec<_> =
-        (0..132).map(|b| tile_order::tile_of_block((b % 112, b / 112), (112, 8), v13::CLUSTER)).collect();
-    let count = |tiles: Vec<usize>| tiles.into_iter().collect::<std::collections::BTreeSet<_>>().len();
+    let first_wave: Vec<_> = (0..132)
+        .map(|b| tile_order::tile_of_block((b % 112, b / 112), (112, 8), NonZeroU32::new(v13::CLUSTER as u32).unwrap()))
+        .collect();
+    let count = |tiles: Vec<u32>| tiles.into_iter().collect::<std::collections::BTreeSet<_>>().len();
     let (n_tiles, m_tiles) =
         (count(first_wave.iter().map(|t| t.0).collect()), count(first_wave.iter().map(|t| t.1).collect()));
     ensure((n_tiles, m_tiles) == (18, 8), || format!("first wave: {n_tiles} weight tiles x {m_tiles} activation tiles"))

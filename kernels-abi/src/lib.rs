@@ -532,7 +532,7 @@ pub mod int4_linear {
 
     /// The order in which the producer-consumer GEMMs (versions 12, 13, 19,
     /// 22 and 23) take their tiles: block `(bx, by)` of a grid `(gx, gy)`
-    /// starts at the tile `(n_tile, m_tile)` of [`tile_of_block`], then takes
+    /// starts at the tile `(n_tile, m_tile)` of [`tile_of_block`](tile_order::tile_of_block), then takes
     /// activation tiles `m_tile + gy, m_tile + 2 gy, ...` of the same weight
     /// tile (when `m` has more tiles than `gy`).
     ///
@@ -540,7 +540,7 @@ pub mod int4_linear {
     /// read as it is, `(bx, by)` runs every weight tile of one activation
     /// tile at once, and each wave reads the whole weight matrix, from DRAM
     /// where it is larger than the L2 (28672 x 8192: 117 MB). Here the
-    /// launch order walks groups of [`GROUP_M`] activation tiles (fewer in
+    /// launch order walks groups of [`GROUP_M`](tile_order::GROUP_M) activation tiles (fewer in
     /// the last group), down the group and then across the weight tiles, so
     /// that a wave holds a few weight tiles for a few activation tiles, as
     /// CUTLASS's grouped rasterization and Triton's `GROUP_M` do. The unit
@@ -548,24 +548,31 @@ pub mod int4_linear {
     /// 2), whose blocks keep neighbouring weight tiles and one activation
     /// tile (they share its copies).
     pub mod tile_order {
+        use core::num::NonZeroU32;
+
         /// Activation tiles a group of the walk.
         pub const GROUP_M: usize = 8;
 
         /// The tile `(n_tile, m_tile)` block `(bx, by)` of a grid `(gx, gy)`
         /// starts at, in clusters of `cluster` blocks along `x` (`gx` a
-        /// multiple of it): a bijection of the grid onto itself.
-        pub const fn tile_of_block(
-            (bx, by): (usize, usize),
-            (gx, gy): (usize, usize),
-            cluster: usize,
-        ) -> (usize, usize) {
-            let units_x = gx / cluster;
-            let launch_order = by * units_x + bx / cluster;
-            let group_blocks = GROUP_M * units_x;
-            let (group, in_group) = (launch_order / group_blocks, launch_order % group_blocks);
-            let first_m_tile = GROUP_M * group;
-            let group_m = if gy - first_m_tile < GROUP_M { gy - first_m_tile } else { GROUP_M };
-            (cluster * (in_group / group_m) + bx % cluster, first_m_tile + in_group % group_m)
+        /// multiple of it, below 2^29): a bijection of the grid onto itself.
+        ///
+        /// In launch order, block `by * gx / cluster + bx / cluster` (in
+        /// units of a cluster) is unit `in_group` of group `by / GROUP_M`,
+        /// whose `group_m` activation tiles it walks down first. In 32 bits
+        /// with one division by `group_m`: on the H100 the 64-bit form's
+        /// three division calls before the blocks' first copies cost the
+        /// kernels at M = 16 to 64 1-2.5% (docs/PERF.md, run 36, call D).
+        #[inline(always)]
+        pub fn tile_of_block((bx, by): (u32, u32), (gx, gy): (u32, u32), cluster: NonZeroU32) -> (u32, u32) {
+            const G: u32 = GROUP_M as u32;
+            let (group, row_in_group) = (by / G, by % G);
+            let in_group = row_in_group * (gx / cluster) + bx / cluster;
+            let first_m_tile = G * group;
+            // Never 0 (by < gy), and a divisor the compiler knows is not 0:
+            // the kernels keep no panic path.
+            let group_m = NonZeroU32::new((gy - first_m_tile).min(G)).unwrap_or(NonZeroU32::MIN);
+            (cluster.get() * (in_group / group_m) + bx % cluster, first_m_tile + in_group % group_m)
         }
     }
 

@@ -193,11 +193,11 @@ pub(super) struct TileOrigin {
 impl TileOrigin {
     /// This block's, in clusters of `cluster` blocks along `x`.
     #[inline(always)]
-    pub(super) fn of_block(cluster: usize) -> Self {
-        let block = (block_idx_x() as usize, block_idx_y() as usize);
-        let grid = (crate::device::grid_dim_x() as usize, grid_dim_y() as usize);
+    pub(super) fn of_block(cluster: core::num::NonZeroU32) -> Self {
+        let block = (block_idx_x(), block_idx_y());
+        let grid = (crate::device::grid_dim_x(), grid_dim_y());
         let (n_tile, m_tile) = tile_order::tile_of_block(block, grid, cluster);
-        Self { n_tile, m_tile }
+        Self { n_tile: n_tile as usize, m_tile: m_tile as usize }
     }
 
     /// The first activation row of each tile of `m_tile` rows this block

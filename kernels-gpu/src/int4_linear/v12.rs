@@ -65,9 +65,12 @@
 //! those of `quant_kernels_abi::int4_linear::tile_order` (`TileOrigin`):
 //! the blocks walk groups of 8 activation tiles, so that a wave shares its
 //! weight tiles in L2 instead of reading the whole matrix. On the H100
-//! (docs/PERF.md, run 36) version 13 took 4.8% off 1024 x 28672 x 8192 and
-//! 7.6% off 8192 x 28672 x 8192, and 0.3-2.5% off the shapes whose weights
-//! fit in L2 or whose waves already shared them (one round, call A).
+//! (docs/PERF.md, run 36) version 13 took 7-11% off 28672 x 8192 from M =
+//! 256 to 8192, 4% off 8192 x 28672 and 1.5-2.6% off the other shapes, in
+//! two sittings. Where a grid holds one activation tile (M up to a tile,
+//! and every split call) the walk changes nothing, but versions 19 and 23
+//! measured 1-2% slower there with it (run 36, calls D and E): not yet
+//! explained, as their loops' SASS is the same length as before.
 //!
 //! Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M), MAX_GRID_Y),
 //! splits)`, exactly `BLOCK_THREADS` (512) threads, `SHARED_BYTES` of
@@ -134,6 +137,7 @@ pub(super) mod hopper {
     use crate::mbarrier;
     use crate::wgmma::{self, WgmmaHalf, set_max_registers};
     use core::marker::PhantomData;
+    use core::num::NonZeroU32;
     use core::ops::Range;
     // The same in every producer-consumer version (`producer_consumer_loop!`).
     use quant_kernels_abi::int4_linear::v12::{
@@ -183,7 +187,7 @@ pub(super) mod hopper {
 
         /// Blocks a cluster along the grid's `x` (the unit of
         /// [`TileOrigin`]'s walk).
-        const CLUSTER: usize = 1;
+        const CLUSTER: NonZeroU32 = NonZeroU32::MIN;
 
         /// The activations, if the producer threads copy them (`cp.async`);
         /// `None` if [`load`](Self::load) brings them.

@@ -112,6 +112,7 @@ mod hopper {
     use crate::int4_linear::v12::hopper::{Feed, Ring};
     use crate::mbarrier;
     use crate::tma::{self, TensorMapAddress};
+    use core::num::NonZeroU32;
     use quant_kernels_abi::int4_linear::v13::{
         ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, BLOCK_M, CLUSTER, CODE_BYTES_PER_STAGE, CONSUMER_THREADS,
         STEP_K, TMA_BOX_COLUMNS, TMA_BOX_ROWS,
@@ -140,7 +141,7 @@ mod hopper {
         const PEER_RELEASES: u32 = (CLUSTER - 1) as u32 * CONSUMER_WARPS;
         /// Both halves of the stage's activations, whichever block copied them.
         const LOADED_BYTES: u32 = ACTIVATION_BYTES_PER_STAGE as u32;
-        const CLUSTER: usize = CLUSTER;
+        const CLUSTER: NonZeroU32 = NonZeroU32::new(CLUSTER as u32).unwrap();
 
         fn copied_x(&self) -> Option<*const T> {
             None
