@@ -833,17 +833,10 @@ fn tile_order_visits_every_tile_once(_: &mut Rng) -> TestResult {
 /// (`N` of 4 and 8 tiles), split and not: every output once, against the
 /// f64 reference.
 fn tiled_gemms_many_tile_groups(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    let versions: Vec<_> = [1, SPLIT]
+    use Int4LinearVersion::{V12, V13, V19, V22, V23};
+    let versions: Vec<_> = versions_under_test()
         .into_iter()
-        .flat_map(|split_k| {
-            [
-                Int4LinearVersion::V12 { split_k },
-                Int4LinearVersion::V13 { split_k },
-                Int4LinearVersion::V19 { split_k },
-                Int4LinearVersion::V22 { split_k },
-                Int4LinearVersion::V23 { split_k },
-            ]
-        })
+        .filter(|version| matches!(version, V12 { .. } | V13 { .. } | V19 { .. } | V22 { .. } | V23 { .. }))
         .collect();
     for (n, mode) in [(1000, Int4Mode::Symmetric), (2000, Int4Mode::Asymmetric)] {
         let shape = Int4Shape::new(n, 3 * 128, 128, mode)?;

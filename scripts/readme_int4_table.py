@@ -1,12 +1,18 @@
-# The README's int4 table from call B: run in this folder after
-# `gunzip -k report-B.json.gz`. picks-B.txt is `Int4LinearVersion::best_for::<bf16>`
-# on an H100 (compute capability 9.0, 132 multiprocessors) at 87ad22e, printed by a
-# temporary example; a row names the library's pick where the fastest version differs.
-import json, re, sys
-r = json.load(open('report-B.json'))
+#!/usr/bin/env python3
+# The README's int4 table from one device call's logs:
+#   scripts/readme_int4_table.py docs/logs/2026-11-26-h100-run36 B
+# reads report-B.json.gz (`quant-kernels bench --kernel "int4_linear bf16"`),
+# compare-B.md (`scripts/compare.py` against the PyTorch peers of the same
+# call) and picks-B.txt (`Int4LinearVersion::best_for::<bf16>` on an H100,
+# compute capability 9.0 and 132 multiprocessors, one "n k m Version" a
+# line, printed by a temporary example at the commit the call ran). A row
+# names the library's pick where the fastest version differs.
+import gzip, json, re, sys
+folder, call = sys.argv[1], sys.argv[2]
+r = json.load(gzip.open(f'{folder}/report-{call}.json.gz'))
 rows = [x for x in r['rows'] if x['op'] == 'linear' and x['dtype'] == 'bf16' and x['mode'] == 'sym' and x['group'] == 128 and x['ok'] and x['cold_us']]
 picks = {}
-for l in open('picks-B.txt'):
+for l in open(f'{folder}/picks-{call}.txt'):
     n, k, m, rest = l.split(' ', 3)
     picks[(int(n), int(k), int(m))] = rest.strip()
 def label(version, block):
@@ -28,7 +34,7 @@ def pick_row(n, k, m):
             return x
     raise SystemExit(f"no row for the pick {p} at {n}x{k} M={m}")
 comp = {}
-for l in open('compare-B.md'):
+for l in open(f'{folder}/compare-{call}.md'):
     c = [s.strip() for s in l.strip().strip('|').split('|')]
     if len(c) == 12 and c[0].isdigit():
         comp[(int(c[0]), int(c[1]), int(c[2]))] = c
