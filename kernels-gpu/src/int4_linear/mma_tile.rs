@@ -17,7 +17,7 @@ use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, padded_words_per_row, word_index};
 #[cfg(target_feature = "sm_90a")]
-use quant_kernels_abi::int4_linear::tile_order;
+use {crate::device::grid_dim_x, quant_kernels_abi::int4_linear::tile_order};
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK};
 use quant_kernels_abi::int4_linear::v7::{STEP_K, slice_steps};
 
@@ -195,7 +195,7 @@ impl TileOrigin {
     #[inline(always)]
     pub(super) fn of_block(cluster: core::num::NonZeroU32) -> Self {
         let block = (block_idx_x(), block_idx_y());
-        let grid = (crate::device::grid_dim_x(), grid_dim_y());
+        let grid = (grid_dim_x(), grid_dim_y());
         let (n_tile, m_tile) = tile_order::tile_of_block(block, grid, cluster);
         Self { n_tile: n_tile as usize, m_tile: m_tile as usize }
     }
