@@ -35,7 +35,10 @@ together exceed twice the L2, so each call finds its inputs evicted (the
 graph covers every set, a whole number of rounds). Hot: one set, again and
 again; it is left out (null) where one set alone exceeds twice the L2, since
 it would equal cold. This is the Rust report's method, except that it
-launches back to back from the host rather than from a graph.
+launches back to back from the host rather than from a graph. As there,
+each figure starts after the GPU idled for as long as the previous figure
+kept it busy, up to REST_MAX_S, so that a long figure's power-capped clocks
+do not carry into the next.
 
 torch.compile: by default `torch.compile(fn, dynamic=False)` in the default
 mode, so each (op, dtype, size) gets its own static-shape Triton kernel, as
@@ -66,6 +69,8 @@ import torch
 import torch.nn.functional as F
 
 SAMPLES = 15  # timed graph replays per figure
+REST_MAX_S = 0.25  # the longest rest before a figure (the Rust report's)
+REST_MIN_S = 0.02  # shorter busy times leave no rest (the Rust report's)
 LAUNCHES = 20  # at least this many calls per replay
 ELEMENTS = (100_000, 300_000, 500_000, 1_000_000, 5_000_000, 10_000_000, 20_000_000, 50_000_000)
 LINEAR_SHAPES = ((4096, 4096), (11008, 4096), (4096, 11008), (28672, 8192), (8192, 28672))  # (N, K)
@@ -165,10 +170,14 @@ class CudaGraphTimer(Timer):
         # Warm-up and capture on one side stream, as torch.cuda.graph asks,
         # so that cuBLAS workspaces and Triton autotuning happen before capture.
         self.stream = torch.cuda.Stream(device)
+        self.busy_s = 0.0  # GPU seconds of the last figure's replays
 
     def per_call_us(self, fn, arg_sets):
         sets = len(arg_sets)
         calls = self.calls(sets)
+        rest = min(self.busy_s, REST_MAX_S)
+        if rest >= REST_MIN_S:
+            time.sleep(rest)
         self.stream.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(self.stream):
             for args in arg_sets[:3]:
@@ -191,7 +200,9 @@ class CudaGraphTimer(Timer):
             graph.replay()
             stop.record()
         torch.cuda.synchronize()
-        return stats([start.elapsed_time(stop) * 1e3 / calls for start, stop in events])
+        figure = stats([start.elapsed_time(stop) * 1e3 / calls for start, stop in events])
+        self.busy_s = (self.samples + 1) * calls * figure["median"] * 1e-6
+        return figure
 
 
 class WallClockTimer(Timer):

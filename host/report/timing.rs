@@ -18,11 +18,19 @@
 //!
 //! `L` is at most [`MAX_LAUNCHES`], fewer for long kernels so that a figure
 //! takes about [`FIGURE_BUDGET_S`] of GPU time.
+//!
+//! **Rest.** Before a case's figures the GPU idles for as long as the
+//! previous case kept it busy, up to [`REST_MAX_S`]: a long, power-hungry
+//! case pulls the H100 under its power cap (1485-1770 MHz against 1980, run
+//! 37), and the clocks stay down into the next case, so without the rest a
+//! short case measured after a long one ran up to 1.25x slower than alone
+//! (docs/PERF.md, run 37). The PyTorch peers' script rests the same way.
 
 use crate::model::{Stats, Timing};
 use quant_kernels::Kernels;
 use quant_kernels::cust::event::{Event, EventFlags};
-use std::time::Instant;
+use std::cell::Cell;
+use std::time::{Duration, Instant};
 
 /// Samples per figure.
 pub const SAMPLES: usize = 15;
@@ -33,6 +41,11 @@ const MIN_LAUNCHES: usize = 3;
 const FIGURE_BUDGET_S: f64 = 0.25;
 /// Untimed launches issued before each stream sample.
 const LEAD: usize = 8;
+/// The longest rest before a case's figures (module doc): on the H100 the
+/// SM clock was back at 1980 MHz within 0.3 s of the power cap's load.
+pub const REST_MAX_S: f64 = 0.25;
+/// Busy times below this leave no rest (a short case does not heat the GPU).
+const REST_MIN_S: f64 = 0.02;
 
 /// What a case gives the timer: `launch(set)` enqueues the case on buffer
 /// set `set` on the handle's stream.
@@ -44,13 +57,15 @@ pub struct Timer<'k> {
     l2_bytes: usize,
     /// `SAMPLES + 1` timing events, reused by every figure.
     events: Vec<Event>,
+    /// GPU seconds of the last case's figures: the next one rests this long.
+    busy_s: Cell<f64>,
 }
 
 impl<'k> Timer<'k> {
     pub fn new(kernels: &'k Kernels, l2_bytes: usize) -> crate::Result<Self> {
         kernels.make_current()?;
         let events = (0..=SAMPLES).map(|_| Event::new(EventFlags::DEFAULT)).collect::<Result<_, _>>()?;
-        Ok(Self { kernels, l2_bytes, events })
+        Ok(Self { kernels, l2_bytes, events, busy_s: Cell::new(0.0) })
     }
 
     /// Whether `bytes` fit in the L2 at all (where a hot figure means something).
@@ -81,6 +96,10 @@ impl<'k> Timer<'k> {
     /// (from [`once`](Self::once)). A graph that cannot be captured leaves
     /// the graph figures out, with the reason; any other failure is an error.
     pub fn measure(&self, sets: usize, hot: bool, once_s: f64, launch: &mut Launch) -> crate::Result<Timing> {
+        let rest = self.busy_s.replace(0.0).min(REST_MAX_S);
+        if rest >= REST_MIN_S {
+            std::thread::sleep(Duration::from_secs_f64(rest));
+        }
         let launches = launches_per_sample(once_s);
         let cold = launches.div_ceil(sets) * sets;
         let mut timing = Timing { launches: cold, ..Timing::default() };
@@ -100,6 +119,7 @@ impl<'k> Timer<'k> {
         if hot {
             timing.stream_hot = Some(self.stream(launches, 1, launch)?.0);
         }
+        self.busy_s.set(busy_s(&timing, launches));
         Ok(timing)
     }
 
@@ -167,6 +187,19 @@ impl<'k> Timer<'k> {
     }
 }
 
+/// GPU seconds of a case's figures: each figure's calls at its median, with
+/// the graph's upload replay and the stream's lead launches.
+fn busy_s(timing: &Timing, hot_launches: usize) -> f64 {
+    let cold = timing.launches;
+    let figures = [
+        (timing.graph_cold, (SAMPLES + 1) * cold),
+        (timing.graph_hot, (SAMPLES + 1) * hot_launches),
+        (timing.stream_cold, SAMPLES * (cold + cold.min(LEAD))),
+        (timing.stream_hot, SAMPLES * (hot_launches + hot_launches.min(LEAD))),
+    ];
+    figures.iter().filter_map(|(stats, calls)| stats.map(|stats| stats.median * *calls as f64)).sum()
+}
+
 /// Launches a sample spans: [`MAX_LAUNCHES`], or fewer for a kernel so long
 /// that the graph and stream samples of a figure would exceed the budget.
 fn launches_per_sample(once_s: f64) -> usize {
@@ -184,5 +217,15 @@ mod tests {
         assert_eq!(launches_per_sample(0.712e-3), MAX_LAUNCHES); // the 1 GiB copy
         assert_eq!(launches_per_sample(2e-3), 8);
         assert_eq!(launches_per_sample(15e-3), MIN_LAUNCHES);
+    }
+
+    #[test]
+    fn busy_time_counts_every_figure_launch() {
+        let stats = |median| Some(Stats { median, min: median, max: median });
+        let cold_only = Timing { launches: 20, graph_cold: stats(1e-3), stream_cold: stats(2e-3), ..Timing::default() };
+        // Graph: 16 replays of 20 calls at 1 ms; stream: 15 samples of 20 + 8 lead calls at 2 ms.
+        assert!((busy_s(&cold_only, 20) - (0.32 + 0.84)).abs() < 1e-12);
+        let with_hot = Timing { graph_hot: stats(0.5e-3), stream_hot: stats(0.5e-3), ..cold_only };
+        assert!((busy_s(&with_hot, 10) - (1.16 + 16.0 * 10.0 * 0.5e-3 + 15.0 * 18.0 * 0.5e-3)).abs() < 1e-12);
     }
 }
