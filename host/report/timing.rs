@@ -24,7 +24,8 @@
 //! case pulls the H100 under its power cap (1485-1770 MHz against 1980, run
 //! 37), and the clocks stay down into the next case, so without the rest a
 //! short case measured after a long one ran up to 1.25x slower than alone
-//! (docs/PERF.md, run 37). The PyTorch peers' script rests the same way.
+//! (docs/PERF.md, run 37). The PyTorch peers' script rests likewise before
+//! each of its figures (it has no stream figures), with the same bounds.
 
 use crate::model::{Stats, Timing};
 use quant_kernels::Kernels;
