@@ -24,7 +24,7 @@ def label(version, block):
 def pick_row(n, k, m):
     p = picks[(n, k, m)]
     v = re.match(r'V(\d+) \{ (\w+): (\d+)(?:, warps: (\d+))? \}', p)
-    num, field, a, w = v.groups()
+    num, _, a, w = v.groups()
     if num == '17':
         ver, block = f"v17 groups {a}", 32 * int(w)
     else:
@@ -47,7 +47,7 @@ for m in [1, 16, 32, 64, 128, 256, 1024, 8192]:
         assert abs(best['cold_us']['median'] - ours) < 0.006, (n, k, m, best['cold_us']['median'], ours)
         lib = pick_row(n, k, m)
         kernel = label(best['version'], best['block'])
-        if lib is not best and (lib['version'], lib['block']) != (best['version'], best['block']):
+        if (lib['version'], lib['block']) != (best['version'], best['block']):
             kernel += f" (library: {label(lib['version'], lib['block'])}, {lib['cold_us']['median']:.2f})"
         out.append(f"| {n} x {k} | {m} | {c[3]} | {kernel} | {c[5]} | {c[6]} | {c[9]} | {c[10]} | {c[11]} |")
 print("\n".join(out))

@@ -44,7 +44,7 @@ const FIGURE_BUDGET_S: f64 = 0.25;
 const LEAD: usize = 8;
 /// The longest rest before a case's figures (module doc): on the H100 the
 /// SM clock was back at 1980 MHz within 0.3 s of the power cap's load.
-pub const REST_MAX_S: f64 = 0.25;
+const REST_MAX_S: f64 = 0.25;
 /// Busy times below this leave no rest (a short case does not heat the GPU).
 const REST_MIN_S: f64 = 0.02;
 

@@ -70,7 +70,8 @@
 //! two sittings. Where a grid holds one activation tile (M up to a tile,
 //! and every split call) the walk changes nothing, but versions 19 and 23
 //! measured 1-2% slower there with it (run 36, calls D and E): not yet
-//! explained, as their loops' SASS is the same length as before.
+//! explained, as their loops' SASS is the same length as before, and
+//! reading their tiles as launched again did not win it back (run 37).
 //!
 //! Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M), MAX_GRID_Y),
 //! splits)`, exactly `BLOCK_THREADS` (512) threads, `SHARED_BYTES` of
