@@ -845,6 +845,59 @@ fn tiled_gemms_many_tile_groups(kernels: &Kernels, rng: &mut Rng) -> TestResult 
     Ok(())
 }
 
+/// The tiled GEMMs, split and not, into a `y` and a caller's workspace
+/// that are slices at odd element offsets (2- and 4-byte aligned only, as
+/// a caller's slices may be): the same bits as into aligned buffers, and
+/// the elements just outside `y` untouched. Whole tiles (`m` = 256, `n` =
+/// 512) and `n` = 510, whose rows end mid-tile. Run 38 also ran it on an
+/// epilogue that stored two outputs at a time where aligned (not kept):
+/// the test guards any such change.
+fn tiled_gemms_misaligned_outputs(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let (m, k) = (256, 2 * 128);
+    let x = kernels.upload(&bf16::from_f32_slice(&rng.normals(m * k, 1.0)))?;
+    let versions: Vec<_> = versions_under_test()
+        .into_iter()
+        .filter(|v| v.split_k().is_some() && v.supports::<bf16>() && v.runs_on(kernels.device().compute_capability))
+        .collect();
+    for n in [512, 510] {
+        let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 128, Int4Mode::Symmetric)?;
+        let layer = kernels.upload_int4_linear(&weights, Some(&rng.normals(n, 0.5)))?;
+        for &version in &versions {
+            let bits = |y: &DeviceBuffer<bf16>| download(kernels, y).iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            let len = int4_linear::workspace_len(version, m, n)?;
+            let (mut aligned, odd) = (poisoned::<bf16>(kernels, m * n), poisoned::<bf16>(kernels, m * n + 2));
+            let (mut workspace, odd_workspace) = (kernels.alloc::<f32>(len)?, kernels.alloc::<f32>(len + 1)?);
+            kernels.int4_linear_version_with_workspace(
+                version,
+                &x,
+                m,
+                &layer,
+                &mut aligned,
+                &mut workspace,
+                kernels.stream(),
+            )?;
+            kernels.int4_linear_version_with_workspace(
+                version,
+                &x,
+                m,
+                &layer,
+                &mut odd.index(1..1 + m * n),
+                &mut odd_workspace.index(1..1 + len),
+                kernels.stream(),
+            )?;
+            let (expected, got) = (bits(&aligned), bits(&odd));
+            ensure(expected.iter().all(|&b| bf16::from_bits(b).is_finite()), || {
+                format!("{version:?} n={n}: unwritten")
+            })?;
+            ensure(got[1..1 + m * n] == expected[..], || format!("{version:?} n={n}: other outputs at an odd offset"))?;
+            ensure([got[0], got[1 + m * n]].iter().all(|&b| bf16::from_bits(b).is_nan()), || {
+                format!("{version:?} n={n}: wrote outside y")
+            })?;
+        }
+    }
+    Ok(())
+}
+
 /// Versions 7, 10 to 13, 18, 19, 22 and 23 split along `K` on ragged shapes: `M` inside and
 /// past their 128-row tiles (and inside and past version 11's 256), `N` not a multiple of 128 (nor, for 1001, of the reduction's 4 columns), `K` of 6 steps (the last
 /// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
@@ -1288,6 +1341,7 @@ fn main() {
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
         gpu_test("gpu::tiled_gemms_many_tile_groups", tiled_gemms_many_tile_groups),
+        gpu_test("gpu::tiled_gemms_misaligned_outputs", tiled_gemms_misaligned_outputs),
         capturing_gpu_test("gpu::split_k_workspace_in_graphs_and_streams", split_k_workspace_in_graphs_and_streams),
         capturing_gpu_test("gpu::split_k_with_callers_workspace", split_k_with_callers_workspace),
         capturing_gpu_test("gpu::programmatic_launches_chain_layers", programmatic_launches_chain_layers),
