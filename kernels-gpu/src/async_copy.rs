@@ -86,6 +86,16 @@ pub unsafe fn load_shared8(address: u32) -> [u32; 2] {
     [a, b]
 }
 
+/// Stores 2 bytes to shared address `address`.
+///
+/// # Safety
+/// `address` is 2-byte aligned inside the block's shared memory.
+#[inline(always)]
+pub unsafe fn store_shared2(address: u32, value: u16) {
+    // SAFETY: the caller guarantees the address.
+    unsafe { asm!("st.shared.u16 [{p}], {v};", p = in(reg32) address, v = in(reg16) value) };
+}
+
 /// Stores 8 bytes to shared address `address`.
 ///
 /// # Safety

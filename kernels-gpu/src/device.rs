@@ -102,6 +102,18 @@ pub fn sync_threads() {
     unsafe { nvptx::_syncthreads() }
 }
 
+/// `bar.sync id, threads`: a barrier for the `threads` threads (whole warps)
+/// that name barrier `id` (1 to 15; 0 is [`sync_threads`]'s), which also
+/// orders their shared-memory accesses.
+///
+/// # Safety
+/// Exactly `threads` threads reach it, from uniform control flow in each warp.
+#[inline(always)]
+pub unsafe fn sync_named<const ID: u32, const THREADS: u32>() {
+    // SAFETY: the caller guarantees the participants.
+    unsafe { asm!("bar.sync {id}, {n};", id = const ID, n = const THREADS) };
+}
+
 /// A set of threads that share a loop: thread `first` takes indices
 /// `first, first + step, ...`. Indices are `usize` (64-bit), so loops are
 /// correct past 2^32 elements.
@@ -266,6 +278,16 @@ pub unsafe fn load_vector<T: Float>(pointer: *const T) -> T::Lanes<T> {
 pub unsafe fn store_vector<T: Float>(pointer: *mut T, values: T::Lanes<T>) {
     // SAFETY: the caller guarantees alignment and bounds.
     unsafe { *pointer.cast::<Words16>() = Words16(to_words::<T>(values)) }
+}
+
+/// Stores the 16 bytes `words` to `pointer` with one store.
+///
+/// # Safety
+/// `pointer` must be 16-byte aligned and the 16 bytes writable.
+#[inline(always)]
+pub unsafe fn store_words<T>(pointer: *mut T, words: [u32; 4]) {
+    // SAFETY: the caller guarantees alignment and bounds.
+    unsafe { *pointer.cast::<Words16>() = Words16(words) }
 }
 
 /// Loads a vector of `T` that the kernel reads once and never writes, past

@@ -374,6 +374,15 @@ impl<T: MmaHalf> Epilogue<T> {
         }
     }
 
+    /// What every output of weight row `row` adds: its bias (0 without one,
+    /// and past `n`).
+    #[cfg_attr(not(target_feature = "sm_90a"), allow(dead_code))] // the warpgroup-MMA versions' epilogue
+    #[inline(always)]
+    pub(super) fn row_term(&self, row: usize) -> f32 {
+        // SAFETY: bias holds n floats when not null.
+        if row < self.n && !self.bias.is_null() { unsafe { *self.bias.add(row) } } else { 0.0 }
+    }
+
     /// Stores `y[activation_row][row] = total + bias[row]`, rounded to `T`,
     /// if the output is inside `m x n` (tiles may overhang both).
     ///
@@ -417,7 +426,10 @@ pub(super) trait TiledGemm {
     /// Each of the block's output tiles summed over `steps` (steps of
     /// `STEP_K` columns, within `0..ceil(k / STEP_K)`), each sum handed to
     /// `store(row, activation_row, sum)`, which must ignore outputs past `n`
-    /// or `m` (tiles overhang both).
+    /// or `m` (tiles overhang both). With `lines` (`y` 16-byte aligned and
+    /// `n` a multiple of 8), a version may instead store `y` itself in whole
+    /// lines (versions 12, 13, 19, 22 and 23: [`super::v10`]'s
+    /// `Lane::store_lines`).
     ///
     /// # Safety
     /// As for the entry points (`x`, the weights, `m`, `n`, `k` and
@@ -429,6 +441,7 @@ pub(super) trait TiledGemm {
         dims: (usize, usize, usize),
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
+        lines: Option<Epilogue<T>>,
     );
 }
 
@@ -455,8 +468,10 @@ pub(super) unsafe fn linear_tiled<T: WgmmaHalf, G: TiledGemm>(
     let groups = GroupParams::new(scales, zeros, k, group_size);
     // SAFETY: y holds m x n elements and bias n (or is null), from the caller.
     let store = |row, activation_row, sum| unsafe { epilogue.write(row, activation_row, sum) };
+    // Whole 16-byte pieces of y's rows line up with 8 weight rows.
+    let lines = (y as usize % 16 == 0 && n % 8 == 0).then_some(epilogue);
     // SAFETY: forwarded from the caller.
-    unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), 0..k.div_ceil(STEP_K), store) }
+    unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), 0..k.div_ceil(STEP_K), store, lines) }
 }
 
 /// Split-K: block `(bx, by, bz)` sums slice `bz` of the steps of `K` into
@@ -495,7 +510,7 @@ pub(super) unsafe fn linear_tiled_split_k<T: WgmmaHalf, G: TiledGemm>(
     };
     let groups = GroupParams::new(scales, zeros, k, group_size);
     // SAFETY: forwarded from the caller.
-    unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), this_slice, store) }
+    unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), this_slice, store, None) }
 }
 
 /// Where a thread's copies of a tiled GEMM step come from and go, for

@@ -26,7 +26,17 @@
 //!
 //! Every stage of the ring can be in flight at once (version 10 keeps
 //! `STAGES - 2`), and the producer runs into the next activation tile while
-//! the consumers store the last one's outputs. Use `u` of stage `s` (the
+//! the consumers store the last one's outputs.
+//!
+//! **Epilogue.** Where `y` is 16-byte aligned and `n` a multiple of 8, the
+//! consumers store a tile through the stage of its last step, which they
+//! free only after (`empty` then waits for the stores' reads of it; in
+//! version 13 the other block's release too, since its producer writes the
+//! stage's activations): each warpgroup writes its outputs there with the
+//! bias, rounded, and stores `y` in whole 128-byte lines
+//! (`v10::hopper::Lane::store_lines`; run 38: 2-9% faster than an output a
+//! store at M = 16-8192). Elsewhere, and into split-K's workspace, each
+//! output is stored on its own (`store_tiles`). Use `u` of stage `s` (the
 //! block's step `STAGES u + s`, counted across its tiles) waits for phase
 //! parity `u % 2` of `full[s]`; the producer waits for parity `(u - 1) %
 //! 2` of `empty[s]` (the consumers' release of use `u - 1`; for `u = 0`
@@ -78,7 +88,7 @@
 //! dynamic shared memory. In the `sm_80` PTX the entry points trap.
 
 use super::GroupParams;
-use super::mma_tile::{TiledGemm, linear_tiled, linear_tiled_split_k, tiled_entry_points};
+use super::mma_tile::{Epilogue, TiledGemm, linear_tiled, linear_tiled_split_k, tiled_entry_points};
 use super::v10::{WgmmaTile, wgmma_tile};
 use crate::float::Bf16;
 use crate::wgmma::WgmmaHalf;
@@ -116,14 +126,15 @@ where
         dims: (usize, usize, usize),
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
+        lines: Option<Epilogue<T>>,
     ) {
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            hopper::pipeline::<T, _, Self, TILES, ACC>(hopper::CopiedStages { x, qweight }, groups, dims, steps, store)
+            hopper::pipeline::<T, _, Self, TILES, ACC>(hopper::CopiedStages { x, qweight }, groups, dims, steps, store, lines)
         };
         #[cfg(not(target_feature = "sm_90a"))]
-        super::v10::sm90a_only((x, qweight, groups, dims, steps, store));
+        super::v10::sm90a_only((x, qweight, groups, dims, steps, store, lines));
     }
 }
 
@@ -132,7 +143,7 @@ pub(super) mod hopper {
     use super::GroupParams;
     use crate::async_copy::{self, dynamic_shared_address};
     use crate::device::{sync_threads, thread_idx_x};
-    use crate::int4_linear::mma_tile::TileOrigin;
+    use crate::int4_linear::mma_tile::{Epilogue, TileOrigin};
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v10::hopper::{ConstantWindows, Lane, StepGroups, mma_step, stage_copies, store_constants};
     use crate::mbarrier;
@@ -273,6 +284,7 @@ pub(super) mod hopper {
         dims: (usize, usize, usize),
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
+        lines: Option<Epilogue<T>>,
     ) {
         // One producer thread a weight row's constants.
         const { assert!(S::BLOCK_N == PRODUCER_THREADS && CONSUMER_THREADS + PRODUCER_THREADS == BLOCK_THREADS as usize) };
@@ -309,9 +321,9 @@ pub(super) mod hopper {
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
             // SAFETY (both): forwarded from the caller; one_group as above.
             if one_group {
-                unsafe { consume::<T, F, S, TILES, ACC, true>(thread, &ring, &feed, &origin, dims, steps, store) };
+                unsafe { consume::<T, F, S, TILES, ACC, true>(thread, &ring, &feed, &origin, dims, steps, store, lines) };
             } else {
-                unsafe { consume::<T, F, S, TILES, ACC, false>(thread, &ring, &feed, &origin, dims, steps, store) };
+                unsafe { consume::<T, F, S, TILES, ACC, false>(thread, &ring, &feed, &origin, dims, steps, store, lines) };
             }
         }
         feed.finish();
@@ -416,6 +428,7 @@ pub(super) mod hopper {
         (m, _, _): (usize, usize, usize),
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
+        lines: Option<Epilogue<T>>,
     ) {
         let lane = Lane::new::<S>(thread);
         let first_row = origin.n_tile * S::BLOCK_N;
@@ -457,14 +470,35 @@ pub(super) mod hopper {
             for acc in acc.iter_mut() {
                 wgmma::fence_accumulators(acc);
             }
-            if !steps.is_empty() {
-                // SAFETY: the ring's barrier of the tile's last step.
-                unsafe {
-                    mbarrier::arrive(ring.empty(fill - 1));
-                    feed.release_peers(ring, fill - 1);
+            match lines.filter(|_| !steps.is_empty()) {
+                // The tile's last stage, which the MMAs have done with, is
+                // the staging buffer; it is freed after.
+                Some(out) => {
+                    // SAFETY: every consumer thread calls it; the stage stays
+                    // unwritten by the producers (and the cluster's other
+                    // block) until this thread arrives below; y as the
+                    // caller's, 16-byte aligned with n a multiple of 8.
+                    unsafe { lane.store_lines::<T, S, TILES, ACC>(&acc, ring.stage(fill - 1), &out, first_row, first_m) };
+                    // The producers' next copies into the stage (through
+                    // the async proxy too) come after these writes.
+                    wgmma::fence_shared_writes();
+                    // SAFETY: the ring's barrier of the tile's last step.
+                    unsafe {
+                        mbarrier::arrive(ring.empty(fill - 1));
+                        feed.release_peers(ring, fill - 1);
+                    }
+                }
+                None => {
+                    if !steps.is_empty() {
+                        // SAFETY: the ring's barrier of the tile's last step.
+                        unsafe {
+                            mbarrier::arrive(ring.empty(fill - 1));
+                            feed.release_peers(ring, fill - 1);
+                        }
+                    }
+                    lane.store_tiles(&acc, first_row, first_m, &store);
                 }
             }
-            lane.store_tiles(&acc, first_row, first_m, &store);
         }
     }
 }

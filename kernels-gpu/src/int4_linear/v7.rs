@@ -83,7 +83,7 @@
 
 use super::GroupParams;
 use super::mma_tile::{
-    RowParams, StepCopies, TiledGemm, activation_tiles, linear_tiled, linear_tiled_split_k, mma_word,
+    Epilogue, RowParams, StepCopies, TiledGemm, activation_tiles, linear_tiled, linear_tiled_split_k, mma_word,
     tiled_entry_points,
 };
 use crate::async_copy::{commit, dynamic_shared_address, load_shared16, wait};
@@ -134,6 +134,7 @@ impl TiledGemm for V7 {
         (m, n, k): (usize, usize, usize),
         steps: Range<usize>,
         store: impl Fn(usize, usize, f32),
+        _: Option<Epilogue<T>>,
     ) {
         let (thread, warp, lane) = (thread_idx_x() as usize, warp_id() as usize, lane_id() as usize);
         let (g, t) = (lane / 4, lane % 4);
