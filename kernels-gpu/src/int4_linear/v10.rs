@@ -201,11 +201,10 @@ pub(super) mod hopper {
     use super::{GroupParams, WgmmaTile};
     use crate::async_copy::{self, dynamic_shared_address, load_shared8, load_shared16, store_shared2, store_shared8};
     use crate::device::{block_idx_x, in_place, lane_id, store_words, sync_named, sync_threads, thread_idx_x};
-    use crate::int4_linear::mma_tile::Epilogue;
-    use core::mem::transmute_copy;
-    use crate::int4_linear::mma_tile::{RowParams, StepCopies, activation_tiles, dequantize_pair};
+    use crate::int4_linear::mma_tile::{Epilogue, RowParams, StepCopies, activation_tiles, dequantize_pair};
     use crate::wgmma::{self, WgmmaHalf};
     use core::array::from_fn;
+    use core::mem::transmute_copy;
     use core::ops::Range;
     use quant_kernels_abi::int4_linear::v10::{BLOCK_THREADS, GROUPS_PER_STEP, RING_ALIGN, STEP_K};
 
