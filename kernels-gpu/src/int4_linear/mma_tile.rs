@@ -376,29 +376,72 @@ impl<T: MmaHalf> Epilogue<T> {
 
     /// What every output of weight row `row` adds: its bias (0 without one,
     /// and past `n`).
-    #[cfg_attr(not(target_feature = "sm_90a"), allow(dead_code))] // the warpgroup-MMA versions' epilogue
     #[inline(always)]
     pub(super) fn row_term(&self, row: usize) -> f32 {
         // SAFETY: bias holds n floats when not null.
         if row < self.n && !self.bias.is_null() { unsafe { *self.bias.add(row) } } else { 0.0 }
     }
+}
 
-    /// Stores `y[activation_row][row] = total + bias[row]`, rounded to `T`,
-    /// if the output is inside `m x n` (tiles may overhang both).
+/// Where a tiled GEMM's sums go: the layer's `y`, with the bias
+/// ([`Epilogue`]), or a split-K slice of f32 partial sums ([`SplitKSlice`]).
+pub(super) trait TileOutput<T>: Copy {
+    /// Stores the sum of output `(row, activation_row)` (weight row,
+    /// activation row), if it is inside `m x n` (tiles overhang both).
+    ///
+    /// # Safety
+    /// The output's buffers hold what its fields say.
+    unsafe fn write(&self, row: usize, activation_row: usize, sum: f32);
+
+    /// The layer's outputs, where a version may store them in whole 16-byte
+    /// pieces of `y`'s rows instead (`y` 16-byte aligned, `n` a multiple
+    /// of 8: versions 12, 13, 19, 22 and 23, [`super::v10`]'s
+    /// `Lane::store_lines`).
+    #[cfg_attr(not(target_feature = "sm_90a"), allow(dead_code))] // the warpgroup-MMA versions' epilogue
+    fn whole_lines(&self) -> Option<Epilogue<T>>;
+}
+
+impl<T: MmaHalf> TileOutput<T> for Epilogue<T> {
+    /// Stores `y[activation_row][row] = sum + bias[row]`, rounded to `T`.
     ///
     /// # Safety
     /// `y` holds `m x n` elements, `bias` is null or holds `n`.
     #[inline(always)]
-    pub(super) unsafe fn write(&self, row: usize, activation_row: usize, mut total: f32) {
+    unsafe fn write(&self, row: usize, activation_row: usize, sum: f32) {
         if row < self.n && activation_row < self.m {
             // SAFETY: row < n and activation_row < m.
-            unsafe {
-                if !self.bias.is_null() {
-                    total += *self.bias.add(row);
-                }
-                *self.y.add(activation_row * self.n + row) = T::from_f32(total);
-            }
+            unsafe { *self.y.add(activation_row * self.n + row) = T::from_f32(sum + self.row_term(row)) };
         }
+    }
+
+    #[inline(always)]
+    fn whole_lines(&self) -> Option<Epilogue<T>> {
+        (self.y as usize % 16 == 0 && self.n % 8 == 0).then_some(*self)
+    }
+}
+
+/// A split-K slice's partial sums: `m x n` f32, row-major, without the bias.
+#[derive(Clone, Copy)]
+pub(super) struct SplitKSlice {
+    pub partials: *mut f32,
+    pub m: usize,
+    pub n: usize,
+}
+
+impl<T> TileOutput<T> for SplitKSlice {
+    /// # Safety
+    /// `partials` holds `m x n` floats.
+    #[inline(always)]
+    unsafe fn write(&self, row: usize, activation_row: usize, sum: f32) {
+        if activation_row < self.m && row < self.n {
+            // SAFETY: inside the slice's m x n floats.
+            unsafe { *self.partials.add(activation_row * self.n + row) = sum };
+        }
+    }
+
+    #[inline(always)]
+    fn whole_lines(&self) -> Option<Epilogue<T>> {
+        None
     }
 }
 
@@ -425,23 +468,19 @@ pub(super) trait TiledGemm {
 
     /// Each of the block's output tiles summed over `steps` (steps of
     /// `STEP_K` columns, within `0..ceil(k / STEP_K)`), each sum handed to
-    /// `store(row, activation_row, sum)`, which must ignore outputs past `n`
-    /// or `m` (tiles overhang both). With `lines` (`y` 16-byte aligned and
-    /// `n` a multiple of 8), a version may instead store `y` itself in whole
-    /// lines (versions 12, 13, 19, 22 and 23: [`super::v10`]'s
-    /// `Lane::store_lines`).
+    /// `out`.
     ///
     /// # Safety
     /// As for the entry points (`x`, the weights, `m`, `n`, `k` and
-    /// `group_size`), and the version's launch shape.
+    /// `group_size`), and the version's launch shape; `out` as for
+    /// [`TileOutput::write`], for `m x n` outputs.
     unsafe fn sum_tiles<T: WgmmaHalf>(
         x: Self::Activations<T>,
         qweight: Self::Codes,
         groups: GroupParams,
         dims: (usize, usize, usize),
         steps: Range<usize>,
-        store: impl Fn(usize, usize, f32),
-        lines: Option<Epilogue<T>>,
+        out: impl TileOutput<T>,
     );
 }
 
@@ -464,14 +503,9 @@ pub(super) unsafe fn linear_tiled<T: WgmmaHalf, G: TiledGemm>(
     group_size: u32,
 ) {
     let (m, n, k) = (m as usize, n as usize, k as usize);
-    let epilogue = Epilogue { bias, y, m, n };
     let groups = GroupParams::new(scales, zeros, k, group_size);
-    // SAFETY: y holds m x n elements and bias n (or is null), from the caller.
-    let store = |row, activation_row, sum| unsafe { epilogue.write(row, activation_row, sum) };
-    // Whole 16-byte pieces of y's rows line up with 8 weight rows.
-    let lines = (y as usize % 16 == 0 && n % 8 == 0).then_some(epilogue);
-    // SAFETY: forwarded from the caller.
-    unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), 0..k.div_ceil(STEP_K), store, lines) }
+    // SAFETY: forwarded from the caller (y holds m x n elements, bias n or is null).
+    unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), 0..k.div_ceil(STEP_K), Epilogue { bias, y, m, n }) }
 }
 
 /// Split-K: block `(bx, by, bz)` sums slice `bz` of the steps of `K` into
@@ -501,16 +535,10 @@ pub(super) unsafe fn linear_tiled_split_k<T: WgmmaHalf, G: TiledGemm>(
     let first_step = (slice * per_slice).min(steps);
     let this_slice = first_step..(first_step + per_slice).min(steps);
     // SAFETY: slice < gridDim.z, so the slice's m x n floats are inside partials.
-    let partials = unsafe { partials.add(slice * m * n) };
-    let store = |row: usize, activation_row: usize, sum: f32| {
-        if row < n && activation_row < m {
-            // SAFETY: inside the slice's m x n floats.
-            unsafe { *partials.add(activation_row * n + row) = sum };
-        }
-    };
+    let out = SplitKSlice { partials: unsafe { partials.add(slice * m * n) }, m, n };
     let groups = GroupParams::new(scales, zeros, k, group_size);
     // SAFETY: forwarded from the caller.
-    unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), this_slice, store, None) }
+    unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), this_slice, out) }
 }
 
 /// Where a thread's copies of a tiled GEMM step come from and go, for

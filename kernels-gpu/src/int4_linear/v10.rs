@@ -80,7 +80,7 @@
 //! dynamic shared memory. In the `sm_80` PTX the entry points trap.
 
 use super::GroupParams;
-use super::mma_tile::{Epilogue, TiledGemm, linear_tiled, linear_tiled_split_k, tiled_entry_points};
+use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tiled_entry_points};
 use crate::float::Bf16;
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
@@ -171,18 +171,16 @@ where
         groups: GroupParams,
         dims: (usize, usize, usize),
         steps: Range<usize>,
-        store: impl Fn(usize, usize, f32),
-        lines: Option<Epilogue<T>>,
+        out: impl TileOutput<T>,
     ) {
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
+        // (Versions 10, 11 and 18 store an output at a time.)
         unsafe {
-            // Versions 10, 11 and 18 store through `store` only.
-            let _ = lines;
-            hopper::sum_tiles::<T, Self, TILES, ACC>(x, qweight, groups, dims, steps, store)
+            hopper::sum_tiles::<T, Self, TILES, ACC>(x, qweight, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
-        sm90a_only((x, qweight, groups, dims, steps, store, lines));
+        sm90a_only((x, qweight, groups, dims, steps, out));
     }
 }
 
@@ -201,7 +199,9 @@ pub(super) mod hopper {
     use super::{GroupParams, WgmmaTile};
     use crate::async_copy::{self, dynamic_shared_address, load_shared8, load_shared16, store_shared2, store_shared8};
     use crate::device::{block_idx_x, in_place, lane_id, store_words, sync_named, sync_threads, thread_idx_x};
-    use crate::int4_linear::mma_tile::{Epilogue, RowParams, StepCopies, activation_tiles, dequantize_pair};
+    use crate::int4_linear::mma_tile::{
+        Epilogue, RowParams, StepCopies, TileOutput, activation_tiles, dequantize_pair,
+    };
     use crate::wgmma::{self, WgmmaHalf};
     use core::array::from_fn;
     use core::mem::transmute_copy;
@@ -221,7 +221,7 @@ pub(super) mod hopper {
         groups: GroupParams,
         (m, n, k): (usize, usize, usize),
         steps: Range<usize>,
-        store: impl Fn(usize, usize, f32),
+        out: impl TileOutput<T>,
     ) {
         const {
             assert!(
@@ -304,7 +304,8 @@ pub(super) mod hopper {
             async_copy::wait::<0>();
             // The next tile's copies overwrite the stages every warp reads.
             sync_threads();
-            lane.store_tiles(&acc, first_row, first_m, &store);
+            // SAFETY: forwarded from the caller.
+            unsafe { lane.store_tiles(&acc, first_row, first_m, &out) };
         }
     }
 
@@ -338,23 +339,27 @@ pub(super) mod hopper {
             }
         }
 
-        /// Hands the accumulators of the tile of weight rows from
-        /// `first_row` and activation rows from `first_m` to `store(row,
-        /// activation_row, sum)`.
+        /// Writes the accumulators of the tile of weight rows from
+        /// `first_row` and activation rows from `first_m` to `out`, an
+        /// output at a time.
+        ///
+        /// # Safety
+        /// `out` as for [`TileOutput::write`].
         #[inline(always)]
-        pub(in crate::int4_linear) fn store_tiles<const TILES: usize, const ACC: usize>(
+        pub(in crate::int4_linear) unsafe fn store_tiles<T, const TILES: usize, const ACC: usize>(
             &self,
             acc: &[[f32; ACC]; TILES],
             first_row: usize,
             first_m: usize,
-            store: &impl Fn(usize, usize, f32),
+            out: &impl TileOutput<T>,
         ) {
             for (a, tile) in acc.iter().enumerate() {
                 for (i, &value) in tile.iter().enumerate() {
                     let (j, c) = (i / 4, i % 4);
                     let row = first_row + self.row + 64 * a + 8 * (c / 2);
                     let activation_row = first_m + 8 * j + 2 * self.t + c % 2;
-                    store(row, activation_row, value);
+                    // SAFETY: from the caller; `write` skips outputs outside m x n.
+                    unsafe { out.write(row, activation_row, value) };
                 }
             }
         }
@@ -380,7 +385,7 @@ pub(super) mod hopper {
         /// # Safety
         /// Every consumer thread (`CONSUMER_THREADS`) calls it after its
         /// MMAs are complete; `out.y` is 16-byte aligned, `out.n` a multiple
-        /// of 8, and `out` as for [`Epilogue::write`].
+        /// of 8, and `out` as for [`TileOutput::write`].
         #[inline(always)]
         pub(in crate::int4_linear) unsafe fn store_lines<
             T: WgmmaHalf,

@@ -88,7 +88,7 @@
 //! dynamic shared memory. In the `sm_80` PTX the entry points trap.
 
 use super::GroupParams;
-use super::mma_tile::{Epilogue, TiledGemm, linear_tiled, linear_tiled_split_k, tiled_entry_points};
+use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tiled_entry_points};
 use super::v10::{WgmmaTile, wgmma_tile};
 use crate::float::Bf16;
 use crate::wgmma::WgmmaHalf;
@@ -125,16 +125,15 @@ where
         groups: GroupParams,
         dims: (usize, usize, usize),
         steps: Range<usize>,
-        store: impl Fn(usize, usize, f32),
-        lines: Option<Epilogue<T>>,
+        out: impl TileOutput<T>,
     ) {
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            hopper::pipeline::<T, _, Self, TILES, ACC>(hopper::CopiedStages { x, qweight }, groups, dims, steps, store, lines)
+            hopper::pipeline::<T, _, Self, TILES, ACC>(hopper::CopiedStages { x, qweight }, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
-        super::v10::sm90a_only((x, qweight, groups, dims, steps, store, lines));
+        super::v10::sm90a_only((x, qweight, groups, dims, steps, out));
     }
 }
 
@@ -143,7 +142,7 @@ pub(super) mod hopper {
     use super::GroupParams;
     use crate::async_copy::{self, dynamic_shared_address};
     use crate::device::{sync_threads, thread_idx_x};
-    use crate::int4_linear::mma_tile::{Epilogue, TileOrigin};
+    use crate::int4_linear::mma_tile::{TileOrigin, TileOutput};
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v10::hopper::{ConstantWindows, Lane, StepGroups, mma_step, stage_copies, store_constants};
     use crate::mbarrier;
@@ -283,8 +282,7 @@ pub(super) mod hopper {
         groups: GroupParams,
         dims: (usize, usize, usize),
         steps: Range<usize>,
-        store: impl Fn(usize, usize, f32),
-        lines: Option<Epilogue<T>>,
+        out: impl TileOutput<T>,
     ) {
         // One producer thread a weight row's constants.
         const { assert!(S::BLOCK_N == PRODUCER_THREADS && CONSUMER_THREADS + PRODUCER_THREADS == BLOCK_THREADS as usize) };
@@ -321,9 +319,9 @@ pub(super) mod hopper {
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
             // SAFETY (both): forwarded from the caller; one_group as above.
             if one_group {
-                unsafe { consume::<T, F, S, TILES, ACC, true>(thread, &ring, &feed, &origin, dims, steps, store, lines) };
+                unsafe { consume::<T, F, S, TILES, ACC, true>(thread, &ring, &feed, &origin, dims, steps, out) };
             } else {
-                unsafe { consume::<T, F, S, TILES, ACC, false>(thread, &ring, &feed, &origin, dims, steps, store, lines) };
+                unsafe { consume::<T, F, S, TILES, ACC, false>(thread, &ring, &feed, &origin, dims, steps, out) };
             }
         }
         feed.finish();
@@ -427,8 +425,7 @@ pub(super) mod hopper {
         origin: &TileOrigin,
         (m, _, _): (usize, usize, usize),
         steps: Range<usize>,
-        store: impl Fn(usize, usize, f32),
-        lines: Option<Epilogue<T>>,
+        out: impl TileOutput<T>,
     ) {
         let lane = Lane::new::<S>(thread);
         let first_row = origin.n_tile * S::BLOCK_N;
@@ -436,6 +433,10 @@ pub(super) mod hopper {
         // Zero once: a tile's first MMAs overwrite them (see `wgmma::mma`),
         // and with no steps every tile's sums are these zeros.
         let mut acc = [[0.0f32; ACC]; TILES];
+        // Where the outputs can go in whole lines, the tile's last stage,
+        // which the MMAs have done with, is their staging buffer; it is
+        // freed after.
+        let staged = out.whole_lines().filter(|_| !steps.is_empty());
         for first_m in origin.activation_tiles(m, S::BLOCK_M) {
             for i in steps.clone() {
                 let stage = ring.stage(fill);
@@ -470,34 +471,26 @@ pub(super) mod hopper {
             for acc in acc.iter_mut() {
                 wgmma::fence_accumulators(acc);
             }
-            match lines.filter(|_| !steps.is_empty()) {
-                // The tile's last stage, which the MMAs have done with, is
-                // the staging buffer; it is freed after.
-                Some(out) => {
-                    // SAFETY: every consumer thread calls it; the stage stays
-                    // unwritten by the producers (and the cluster's other
-                    // block) until this thread arrives below; y as the
-                    // caller's, 16-byte aligned with n a multiple of 8.
-                    unsafe { lane.store_lines::<T, S, TILES, ACC>(&acc, ring.stage(fill - 1), &out, first_row, first_m) };
-                    // The producers' next copies into the stage (through
-                    // the async proxy too) come after these writes.
-                    wgmma::fence_shared_writes();
-                    // SAFETY: the ring's barrier of the tile's last step.
-                    unsafe {
-                        mbarrier::arrive(ring.empty(fill - 1));
-                        feed.release_peers(ring, fill - 1);
-                    }
+            if let Some(y) = staged {
+                // SAFETY: every consumer thread calls it; the stage stays
+                // unwritten by the producers (and the cluster's other
+                // block) until this thread arrives below; y as the
+                // caller's, 16-byte aligned with n a multiple of 8.
+                unsafe { lane.store_lines::<T, S, TILES, ACC>(&acc, ring.stage(fill - 1), &y, first_row, first_m) };
+                // The producers' next copies into the stage (through the
+                // async proxy too) come after these writes.
+                wgmma::fence_shared_writes();
+            }
+            if !steps.is_empty() {
+                // SAFETY: the ring's barrier of the tile's last step.
+                unsafe {
+                    mbarrier::arrive(ring.empty(fill - 1));
+                    feed.release_peers(ring, fill - 1);
                 }
-                None => {
-                    if !steps.is_empty() {
-                        // SAFETY: the ring's barrier of the tile's last step.
-                        unsafe {
-                            mbarrier::arrive(ring.empty(fill - 1));
-                            feed.release_peers(ring, fill - 1);
-                        }
-                    }
-                    lane.store_tiles(&acc, first_row, first_m, &store);
-                }
+            }
+            if staged.is_none() {
+                // SAFETY: out as the caller's.
+                unsafe { lane.store_tiles(&acc, first_row, first_m, &out) };
             }
         }
     }

@@ -43,7 +43,7 @@
 //! dynamic shared memory. In the `sm_80` PTX the entry points trap.
 
 use super::GroupParams;
-use super::mma_tile::{Epilogue, TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
+use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
 use super::v10::wgmma_tile;
 use crate::float::Bf16;
 use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
@@ -73,17 +73,16 @@ impl TiledGemm for V23 {
         groups: GroupParams,
         dims: (usize, usize, usize),
         steps: Range<usize>,
-        store: impl Fn(usize, usize, f32),
-        lines: Option<Epilogue<T>>,
+        out: impl TileOutput<T>,
     ) {
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
             let feed = hopper::TensorMapCodes { x, codes: qweight };
-            super::v12::hopper::pipeline::<T, _, Self, 2, 8>(feed, groups, dims, steps, store, lines)
+            super::v12::hopper::pipeline::<T, _, Self, 2, 8>(feed, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
-        super::v10::sm90a_only((x, qweight, groups, dims, steps, store, lines));
+        super::v10::sm90a_only((x, qweight, groups, dims, steps, out));
     }
 }
 

@@ -83,7 +83,7 @@
 
 use super::GroupParams;
 use super::mma_tile::{
-    Epilogue, RowParams, StepCopies, TiledGemm, activation_tiles, linear_tiled, linear_tiled_split_k, mma_word,
+    RowParams, StepCopies, TileOutput, TiledGemm, activation_tiles, linear_tiled, linear_tiled_split_k, mma_word,
     tiled_entry_points,
 };
 use crate::async_copy::{commit, dynamic_shared_address, load_shared16, wait};
@@ -133,8 +133,7 @@ impl TiledGemm for V7 {
         groups: GroupParams,
         (m, n, k): (usize, usize, usize),
         steps: Range<usize>,
-        store: impl Fn(usize, usize, f32),
-        _: Option<Epilogue<T>>,
+        out: impl TileOutput<T>,
     ) {
         let (thread, warp, lane) = (thread_idx_x() as usize, warp_id() as usize, lane_id() as usize);
         let (g, t) = (lane / 4, lane % 4);
@@ -248,7 +247,8 @@ impl TiledGemm for V7 {
                     for (c, &value) in tile.iter().enumerate() {
                         let row = first_row + warp_rows + 16 * a + g + 8 * (c / 2);
                         let activation_row = first_m + warp_activation_rows + 8 * j + 2 * t + c % 2;
-                        store(row, activation_row, value);
+                        // SAFETY: from the caller; `write` skips outputs outside m x n.
+                        unsafe { out.write(row, activation_row, value) };
                     }
                 }
             }
