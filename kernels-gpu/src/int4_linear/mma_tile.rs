@@ -376,6 +376,7 @@ impl<T: MmaHalf> Epilogue<T> {
 
     /// What every output of weight row `row` adds: its bias (0 without one,
     /// and past `n`).
+    #[cfg_attr(not(target_feature = "sm_90a"), allow(dead_code))] // the warpgroup-MMA versions' epilogue
     #[inline(always)]
     pub(super) fn row_term(&self, row: usize) -> f32 {
         // SAFETY: bias holds n floats when not null.
@@ -384,13 +385,13 @@ impl<T: MmaHalf> Epilogue<T> {
 }
 
 /// Where a tiled GEMM's sums go: the layer's `y`, with the bias
-/// ([`Epilogue`]), or a split-K slice of f32 partial sums ([`SplitKSlice`]).
+/// ([`Epilogue`]), or a split-K slice of f32 partial sums (a closure).
 pub(super) trait TileOutput<T>: Copy {
     /// Stores the sum of output `(row, activation_row)` (weight row,
     /// activation row), if it is inside `m x n` (tiles overhang both).
     ///
     /// # Safety
-    /// The output's buffers hold what its fields say.
+    /// The buffers it writes hold its `m x n` outputs.
     unsafe fn write(&self, row: usize, activation_row: usize, sum: f32);
 
     /// The layer's outputs, where a version may store them in whole 16-byte
@@ -407,10 +408,15 @@ impl<T: MmaHalf> TileOutput<T> for Epilogue<T> {
     /// # Safety
     /// `y` holds `m x n` elements, `bias` is null or holds `n`.
     #[inline(always)]
-    unsafe fn write(&self, row: usize, activation_row: usize, sum: f32) {
+    unsafe fn write(&self, row: usize, activation_row: usize, mut sum: f32) {
         if row < self.n && activation_row < self.m {
             // SAFETY: row < n and activation_row < m.
-            unsafe { *self.y.add(activation_row * self.n + row) = T::from_f32(sum + self.row_term(row)) };
+            unsafe {
+                if !self.bias.is_null() {
+                    sum += *self.bias.add(row);
+                }
+                *self.y.add(activation_row * self.n + row) = T::from_f32(sum);
+            }
         }
     }
 
@@ -420,23 +426,16 @@ impl<T: MmaHalf> TileOutput<T> for Epilogue<T> {
     }
 }
 
-/// A split-K slice's partial sums: `m x n` f32, row-major, without the bias.
-#[derive(Clone, Copy)]
-pub(super) struct SplitKSlice {
-    pub partials: *mut f32,
-    pub m: usize,
-    pub n: usize,
-}
-
-impl<T> TileOutput<T> for SplitKSlice {
-    /// # Safety
-    /// `partials` holds `m x n` floats.
+/// A split-K slice's store of one f32 partial sum, `(row, activation_row,
+/// sum)`, which skips outputs past `n` or `m` (see [`linear_tiled_split_k`]).
+/// A closure rather than a struct of the slice's address and size: with the
+/// struct, LLVM kept each output's address in a register across the tile's
+/// stores and ptxas spilled 80-260 bytes in the split-K entry points;
+/// version 13's were 8% slower (run 39, call B).
+impl<T, F: Fn(usize, usize, f32) + Copy> TileOutput<T> for F {
     #[inline(always)]
     unsafe fn write(&self, row: usize, activation_row: usize, sum: f32) {
-        if activation_row < self.m && row < self.n {
-            // SAFETY: inside the slice's m x n floats.
-            unsafe { *self.partials.add(activation_row * self.n + row) = sum };
-        }
+        self(row, activation_row, sum)
     }
 
     #[inline(always)]
@@ -535,7 +534,13 @@ pub(super) unsafe fn linear_tiled_split_k<T: WgmmaHalf, G: TiledGemm>(
     let first_step = (slice * per_slice).min(steps);
     let this_slice = first_step..(first_step + per_slice).min(steps);
     // SAFETY: slice < gridDim.z, so the slice's m x n floats are inside partials.
-    let out = SplitKSlice { partials: unsafe { partials.add(slice * m * n) }, m, n };
+    let partials = unsafe { partials.add(slice * m * n) };
+    let out = |row: usize, activation_row: usize, sum: f32| {
+        if row < n && activation_row < m {
+            // SAFETY: inside the slice's m x n floats.
+            unsafe { *partials.add(activation_row * n + row) = sum };
+        }
+    };
     let groups = GroupParams::new(scales, zeros, k, group_size);
     // SAFETY: forwarded from the caller.
     unsafe { G::sum_tiles(x, qweight, groups, (m, n, k), this_slice, out) }

@@ -174,11 +174,9 @@ where
         out: impl TileOutput<T>,
     ) {
         #[cfg(target_feature = "sm_90a")]
-        // SAFETY: forwarded from the caller.
-        // (Versions 10, 11 and 18 store an output at a time.)
-        unsafe {
-            hopper::sum_tiles::<T, Self, TILES, ACC>(x, qweight, groups, dims, steps, out)
-        };
+        // SAFETY: forwarded from the caller. (Versions 10, 11 and 18 store
+        // an output at a time.)
+        unsafe { hopper::sum_tiles::<T, Self, TILES, ACC>(x, qweight, groups, dims, steps, out) };
         #[cfg(not(target_feature = "sm_90a"))]
         sm90a_only((x, qweight, groups, dims, steps, out));
     }

@@ -433,10 +433,6 @@ pub(super) mod hopper {
         // Zero once: a tile's first MMAs overwrite them (see `wgmma::mma`),
         // and with no steps every tile's sums are these zeros.
         let mut acc = [[0.0f32; ACC]; TILES];
-        // Where the outputs can go in whole lines, the tile's last stage,
-        // which the MMAs have done with, is their staging buffer; it is
-        // freed after.
-        let staged = out.whole_lines().filter(|_| !steps.is_empty());
         for first_m in origin.activation_tiles(m, S::BLOCK_M) {
             for i in steps.clone() {
                 let stage = ring.stage(fill);
@@ -471,26 +467,35 @@ pub(super) mod hopper {
             for acc in acc.iter_mut() {
                 wgmma::fence_accumulators(acc);
             }
-            if let Some(y) = staged {
-                // SAFETY: every consumer thread calls it; the stage stays
-                // unwritten by the producers (and the cluster's other
-                // block) until this thread arrives below; y as the
-                // caller's, 16-byte aligned with n a multiple of 8.
-                unsafe { lane.store_lines::<T, S, TILES, ACC>(&acc, ring.stage(fill - 1), &y, first_row, first_m) };
-                // The producers' next copies into the stage (through the
-                // async proxy too) come after these writes.
-                wgmma::fence_shared_writes();
-            }
-            if !steps.is_empty() {
-                // SAFETY: the ring's barrier of the tile's last step.
-                unsafe {
-                    mbarrier::arrive(ring.empty(fill - 1));
-                    feed.release_peers(ring, fill - 1);
+            match out.whole_lines().filter(|_| !steps.is_empty()) {
+                // The tile's last stage, which the MMAs have done with, is
+                // the staging buffer; it is freed after.
+                Some(y) => {
+                    // SAFETY: every consumer thread calls it; the stage stays
+                    // unwritten by the producers (and the cluster's other
+                    // block) until this thread arrives below; y as the
+                    // caller's, 16-byte aligned with n a multiple of 8.
+                    unsafe { lane.store_lines::<T, S, TILES, ACC>(&acc, ring.stage(fill - 1), &y, first_row, first_m) };
+                    // The producers' next copies into the stage (through
+                    // the async proxy too) come after these writes.
+                    wgmma::fence_shared_writes();
+                    // SAFETY: the ring's barrier of the tile's last step.
+                    unsafe {
+                        mbarrier::arrive(ring.empty(fill - 1));
+                        feed.release_peers(ring, fill - 1);
+                    }
                 }
-            }
-            if staged.is_none() {
-                // SAFETY: out as the caller's.
-                unsafe { lane.store_tiles(&acc, first_row, first_m, &out) };
+                None => {
+                    if !steps.is_empty() {
+                        // SAFETY: the ring's barrier of the tile's last step.
+                        unsafe {
+                            mbarrier::arrive(ring.empty(fill - 1));
+                            feed.release_peers(ring, fill - 1);
+                        }
+                    }
+                    // SAFETY: out as the caller's.
+                    unsafe { lane.store_tiles(&acc, first_row, first_m, &out) };
+                }
             }
         }
     }
