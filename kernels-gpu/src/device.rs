@@ -277,7 +277,7 @@ pub unsafe fn load_vector<T: Float>(pointer: *const T) -> T::Lanes<T> {
 #[inline(always)]
 pub unsafe fn store_vector<T: Float>(pointer: *mut T, values: T::Lanes<T>) {
     // SAFETY: the caller guarantees alignment and bounds.
-    unsafe { *pointer.cast::<Words16>() = Words16(to_words::<T>(values)) }
+    unsafe { store_words(pointer, to_words::<T>(values)) }
 }
 
 /// Stores the 16 bytes `words` to `pointer` with one store.
