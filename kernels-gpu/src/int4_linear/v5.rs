@@ -82,8 +82,12 @@ struct GroupedLane<T, const N_TILES: usize, const G: usize, const R: usize> {
     codes: [*const u32; R],
     /// The lane's place in its quad of the MMA fragments.
     t: usize,
-    /// The activation row of this lane's B column in each MMA tile, if below m.
-    x_rows: [Option<*const T>; N_TILES],
+    /// The activation row of this lane's B column in each MMA tile, or the
+    /// last row `m - 1` past it: a B column only reaches its own column of
+    /// outputs, which the epilogue does not store past `m`, so such a lane
+    /// may load any row, and loading one always spares the loop a test and
+    /// zeroed registers.
+    x_rows: [*const T; N_TILES],
     /// Whether every row's scales of a full step may be read as one
     /// naturally aligned vector (`k % STEP_K == 0`).
     vector_scales: bool,
@@ -108,11 +112,8 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
         groups: GroupParams,
         (m, n, k, first_m): (usize, usize, usize, usize),
     ) -> Self {
-        let x_rows = from_fn(|j| {
-            let row = first_m + M_PER_TILE * j + position.g;
-            // SAFETY: row < m.
-            (row < m).then(|| unsafe { x.add(row * k) })
-        });
+        // SAFETY: a row below m.
+        let x_rows = from_fn(|j| unsafe { x.add((first_m + M_PER_TILE * j + position.g).min(m - 1) * k) });
         let rows: [[usize; 2]; R] = from_fn(|tile| position.tile_rows(tile, n));
         // Row g of the tile's band (of the last band for a tile past n, whose
         // rows are clamped): padding rows make it a row of qweight.
@@ -135,12 +136,14 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
 
     /// Loads step `step`. Groups past the row's end (a partial last step,
     /// or a step past the end) give zero codes, activations and scales and
-    /// read nothing.
+    /// read nothing. `WHOLE` says that every group of the step is inside
+    /// the row and that `k % STEP_K == 0`: then no group is tested, no
+    /// register zeroed first, and every row's scales are one vector.
     #[inline(always)]
-    fn load(&self, step: usize) -> Step<N_TILES, R> {
+    fn load<const WHOLE: bool>(&self, step: usize) -> Step<N_TILES, R> {
         let first_group = step * Self::GROUPS_PER_STEP;
         let groups_per_row = self.groups.groups_per_row;
-        let valid = |j: usize| first_group + j / Self::WORDS_PER_GROUP < groups_per_row;
+        let valid = |j: usize| WHOLE || first_group + j / Self::WORDS_PER_GROUP < groups_per_row;
         let column = |j: usize| step * STEP_K + self.word_column(j);
         let codes = from_fn(|tile| {
             from_fn(|r| {
@@ -170,13 +173,11 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
         });
         let activations = from_fn(|tile| {
             let mut pairs = [0u32; 16];
-            if let Some(row) = self.x_rows[tile] {
-                for j in 0..4 {
-                    if valid(j) {
-                        // SAFETY: 8 activations (16 bytes, aligned: k % 32 == 0) inside row `row`.
-                        let quad = unsafe { (*row.add(column(j)).cast::<Vec4<u32>>()).0 };
-                        pairs[4 * j..4 * j + 4].copy_from_slice(&quad);
-                    }
+            for j in 0..4 {
+                if valid(j) {
+                    // SAFETY: 8 activations (16 bytes, aligned: k % 32 == 0) inside a row of x.
+                    let quad = unsafe { (*self.x_rows[tile].add(column(j)).cast::<Vec4<u32>>()).0 };
+                    pairs[4 * j..4 * j + 4].copy_from_slice(&quad);
                 }
             }
             pairs
@@ -191,7 +192,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
                 unsafe {
                     let first = self.groups.scales.add(row * groups_per_row + first_group);
                     match Self::GROUPS_PER_STEP {
-                        _ if !(full && self.vector_scales) => {
+                        _ if !WHOLE && !(full && self.vector_scales) => {
                             let mut bits = 0u64;
                             for q in 0..Self::GROUPS_PER_STEP {
                                 if first_group + q < groups_per_row {
@@ -211,7 +212,7 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
             from_fn(|r| {
                 let mut nibbles = 0u32;
                 for q in 0..Self::GROUPS_PER_STEP {
-                    if first_group + q < groups_per_row {
+                    if WHOLE || first_group + q < groups_per_row {
                         // SAFETY: the row is below n and the group below k / G.
                         nibbles |= unsafe { self.groups.zero_point(self.rows[tile][r], first_group + q) } << (4 * q);
                     }
@@ -313,6 +314,10 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
         _ => (position.warp, WARPS),
     };
     let steps = k.div_ceil(STEP_K);
+    // Steps the loop may load as `WHOLE`: all, or none where the scales of
+    // a step are not aligned vectors (`k % STEP_K != 0`, rare; the test
+    // and the scalar loads of the scales in the loop would cost registers).
+    let whole_steps = if k % STEP_K == 0 { k / STEP_K } else { 0 };
     let groups = GroupParams::new(scales, zeros, k, G as u32);
 
     // Launched as a programmatic dependent of the kernel before it (see
@@ -334,16 +339,26 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
         // SAFETY: forwarded from the caller; first_m < m.
         let lane = unsafe { GroupedLane::<T, N_TILES, G, R>::new(&position, x, qweight, groups, (m, n, k, first_m)) };
         let mut acc = [[[0.0f32; 4]; N_TILES]; R];
-        // As in version 3: F consecutive steps a time per warp.
+        // As in version 3: F consecutive steps a time per warp. Issue every
+        // load of the F steps before using any. The L2 fetches this warp's
+        // codes PREFETCH_BATCHES batches ahead: the DRAM reads start early
+        // without holding registers, and the loads of that batch then wait
+        // on the L2. First the batches of whole steps, with no bounds tests.
         let mut step = warp * F;
-        while step < steps {
-            // Issue every load of the F steps before using any; a step past
-            // the end loads nothing (zeros) and is skipped by the whole warp.
-            // The L2 fetches this warp's codes PREFETCH_BATCHES batches ahead:
-            // the DRAM reads start early without holding registers, and the
-            // loads of that batch then wait on the L2.
+        while step + F <= whole_steps {
             lane.prefetch(step + PREFETCH_BATCHES * warps * F);
-            let batch: [Step<N_TILES, R>; F] = from_fn(|u| lane.load(step + u));
+            let batch: [Step<N_TILES, R>; F] = from_fn(|u| lane.load::<true>(step + u));
+            for loaded in &batch {
+                GroupedLane::<T, N_TILES, G, R>::accumulate(&mut acc, loaded);
+            }
+            step += warps * F;
+        }
+        // Then the rest: the batch holding the row's end, or every batch
+        // where `whole_steps` is 0. A step past the end loads nothing
+        // (zeros) and is skipped by the whole warp.
+        while step < steps {
+            lane.prefetch(step + PREFETCH_BATCHES * warps * F);
+            let batch: [Step<N_TILES, R>; F] = from_fn(|u| lane.load::<false>(step + u));
             for (u, loaded) in batch.iter().enumerate() {
                 if step + u < steps {
                     GroupedLane::<T, N_TILES, G, R>::accumulate(&mut acc, loaded);
