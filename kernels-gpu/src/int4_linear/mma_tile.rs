@@ -374,13 +374,19 @@ impl<T: MmaHalf> Epilogue<T> {
         }
     }
 
+    /// The bias of weight row `row`, if there is one and `row < n`.
+    #[inline(always)]
+    fn bias_at(&self, row: usize) -> Option<f32> {
+        // SAFETY: bias holds n floats when not null.
+        (row < self.n && !self.bias.is_null()).then(|| unsafe { *self.bias.add(row) })
+    }
+
     /// What every output of weight row `row` adds: its bias (0 without one,
     /// and past `n`).
     #[cfg_attr(not(target_feature = "sm_90a"), allow(dead_code))] // the warpgroup-MMA versions' epilogue
     #[inline(always)]
     pub(super) fn row_term(&self, row: usize) -> f32 {
-        // SAFETY: bias holds n floats when not null.
-        if row < self.n && !self.bias.is_null() { unsafe { *self.bias.add(row) } } else { 0.0 }
+        self.bias_at(row).unwrap_or(0.0)
     }
 }
 
@@ -410,13 +416,13 @@ impl<T: MmaHalf> TileOutput<T> for Epilogue<T> {
     #[inline(always)]
     unsafe fn write(&self, row: usize, activation_row: usize, mut sum: f32) {
         if row < self.n && activation_row < self.m {
-            // SAFETY: row < n and activation_row < m.
-            unsafe {
-                if !self.bias.is_null() {
-                    sum += *self.bias.add(row);
-                }
-                *self.y.add(activation_row * self.n + row) = T::from_f32(sum);
+            // Added only where there is a bias: `sum + 0.0` would be an
+            // instruction (it is not `sum` for -0).
+            if let Some(bias) = self.bias_at(row) {
+                sum += bias;
             }
+            // SAFETY: row < n and activation_row < m.
+            unsafe { *self.y.add(activation_row * self.n + row) = T::from_f32(sum) };
         }
     }
 

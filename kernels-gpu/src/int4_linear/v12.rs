@@ -244,6 +244,21 @@ pub(super) mod hopper {
         unsafe fn release_peers<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32) {
             let _ = (ring, fill);
         }
+
+        /// Each consumer thread, done with `fill`'s stage at the end of a
+        /// tile (its MMAs and reads of the stage complete): its own arrival
+        /// on `empty[s]`, then [`release_peers`](Self::release_peers).
+        ///
+        /// # Safety
+        /// As for `release_peers`.
+        #[inline(always)]
+        unsafe fn release<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32) {
+            // SAFETY: from the caller; the ring's barrier of `fill`.
+            unsafe {
+                mbarrier::arrive(ring.empty(fill));
+                self.release_peers(ring, fill);
+            }
+        }
     }
 
     /// The feed of versions 12, 19 and 22: the producer threads copy the
@@ -479,19 +494,13 @@ pub(super) mod hopper {
                     // The producers' next copies into the stage (through
                     // the async proxy too) come after these writes.
                     wgmma::fence_shared_writes();
-                    // SAFETY: the ring's barrier of the tile's last step.
-                    unsafe {
-                        mbarrier::arrive(ring.empty(fill - 1));
-                        feed.release_peers(ring, fill - 1);
-                    }
+                    // SAFETY: the tile's last step, done with.
+                    unsafe { feed.release(ring, fill - 1) };
                 }
                 None => {
                     if !steps.is_empty() {
-                        // SAFETY: the ring's barrier of the tile's last step.
-                        unsafe {
-                            mbarrier::arrive(ring.empty(fill - 1));
-                            feed.release_peers(ring, fill - 1);
-                        }
+                        // SAFETY: the tile's last step, done with.
+                        unsafe { feed.release(ring, fill - 1) };
                     }
                     // SAFETY: out as the caller's.
                     unsafe { lane.store_tiles(&acc, first_row, first_m, &out) };
