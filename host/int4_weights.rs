@@ -7,10 +7,13 @@
 
 use crate::Error;
 use crate::launch::checked_product;
+use crate::parallel::{for_each_part, threads_for};
 use half::f16;
 use quant_kernels_abi::int4::{
-    CODES_PER_WORD, GROUP_SIZES, NIBBLE_ORDER, SYMMETRIC_ZERO_POINT, qweight_words, word_index, zero_bytes_per_row,
+    BAND_ROWS, CODES_PER_WORD, GROUP_SIZES, NIBBLE_ORDER, SYMMETRIC_ZERO_POINT, padded_words_per_row, qweight_words,
+    word_index, zero_bytes_per_row,
 };
+use std::ops::Range;
 
 /// How codes map back to weights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,7 +110,11 @@ impl Int4Weights {
     ///
     /// Errors: group size not 32/64/128, `K % group_size != 0`, a length that
     /// is not `n * k`, a weight that is NaN or infinite, or a group whose
-    /// scale overflows f16 (|w| beyond about 5.2e5).
+    /// scale overflows f16 (|w| beyond about 5.2e5); the first such weight
+    /// in row-major order.
+    ///
+    /// A large layer is quantized on all cores, in parts of whole 16-row
+    /// bands; the result does not depend on how many there are.
     pub fn quantize(weights: &[f32], n: usize, k: usize, group_size: usize, mode: Int4Mode) -> Result<Self, Error> {
         let shape = Int4Shape::new(n, k, group_size, mode)?;
         crate::launch::expect_len("weights", n * k, weights.len())?;
@@ -115,32 +122,37 @@ impl Int4Weights {
         let mut qweight = vec![0u32; shape.qweight_len()];
         let mut scales = vec![f16::ZERO; shape.scales_len()];
         let mut zeros = vec![0u8; shape.zeros_len()];
-        let zero_row_bytes = zero_bytes_per_row(groups);
 
-        for row in 0..n {
-            for group in 0..groups {
-                let start = row * k + group * group_size;
-                let values = &weights[start..start + group_size];
-                if let Some((i, &value)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-                    return Err(Error::InvalidWeight { row, col: group * group_size + i, value });
-                }
-                let Some((scale, zero)) = group_scale(values, mode) else {
-                    let (i, value) = largest(values).unwrap_or_default();
-                    return Err(Error::InvalidWeight { row, col: group * group_size + i, value });
-                };
-                scales[row * groups + group] = scale;
-                if mode == Int4Mode::Asymmetric {
-                    zeros[row * zero_row_bytes + group / 2] |= (zero as u8) << (4 * (group % 2));
-                }
-                let scale = scale.to_f32();
-                for (i, &w) in values.iter().enumerate() {
-                    let level = if scale == 0.0 { 0.0 } else { (w / scale).round_ties_even() };
-                    let code = (level + zero as f32).clamp(0.0, 15.0) as u32;
-                    let (word, shift) = code_slot(k, row, group * group_size + i);
-                    qweight[word] |= code << shift;
-                }
-            }
-        }
+        // Each band of 16 rows has its own stretch of qweight (and its rows
+        // their scales and zero points): parts of whole bands, on all cores.
+        let band_words = BAND_ROWS * padded_words_per_row(k);
+        let bands = n.div_ceil(BAND_ROWS);
+        let bands_per_part = bands.div_ceil(threads_for(n * k)).max(1);
+        let rows_per_part = bands_per_part * BAND_ROWS;
+        let mut zero_parts = zeros.chunks_mut((rows_per_part * zero_bytes_per_row(groups)).max(1));
+        let parts: Vec<BandsPart> = qweight
+            .chunks_mut(bands_per_part * band_words)
+            .zip(scales.chunks_mut((rows_per_part * groups).max(1)))
+            .enumerate()
+            .map(|(i, (qweight, scales))| BandsPart {
+                rows: i * rows_per_part..((i + 1) * rows_per_part).min(n),
+                first_word: i * bands_per_part * band_words,
+                qweight,
+                scales,
+                zeros: zero_parts.next(),
+            })
+            .collect();
+        let results: Vec<Result<(), Error>> = if parts.len() <= 1 {
+            parts.into_iter().map(|part| part.quantize(weights, &shape)).collect()
+        } else {
+            std::thread::scope(|scope| {
+                let spawned: Vec<_> =
+                    parts.into_iter().map(|part| scope.spawn(|| part.quantize(weights, &shape))).collect();
+                spawned.into_iter().map(|thread| thread.join().expect("quantizer thread")).collect()
+            })
+        };
+        // The parts are in row order: the first error is the sequential one.
+        results.into_iter().collect::<Result<(), Error>>()?;
         Ok(Self { shape, qweight, scales, zeros })
     }
 
@@ -204,10 +216,80 @@ impl Int4Weights {
         level as f32 * self.scale(row, group).to_f32()
     }
 
-    /// The whole dequantized matrix, row-major `[n][k]`.
+    /// The whole dequantized matrix, row-major `[n][k]` (on all cores).
     pub fn dequantize(&self) -> Vec<f32> {
         let Int4Shape { n, k, .. } = self.shape;
-        (0..n * k).map(|i| self.dequantized(i / k, i % k)).collect()
+        let mut out = vec![0.0f32; n * k];
+        for_each_part(&mut out, k, n * k, |first_row, rows| {
+            for (i, row) in rows.chunks_mut(k).enumerate() {
+                self.dequantize_row(first_row + i, row);
+            }
+        });
+        out
+    }
+
+    /// Row `row` of the dequantized matrix into `out` (its `k` values):
+    /// [`dequantized`](Self::dequantized) of each column, decoded a word
+    /// (8 codes) at a time.
+    ///
+    /// # Panics
+    /// If `row >= n` or `out` does not hold `k` values.
+    pub fn dequantize_row(&self, row: usize, out: &mut [f32]) {
+        let Int4Shape { n, k, group_size, .. } = self.shape;
+        assert!(row < n && out.len() == k, "row {row} of {n}, {} values for {k}", out.len());
+        for (word, columns) in out.chunks_mut(CODES_PER_WORD).enumerate() {
+            let codes = self.qweight[word_index(k, row, word)];
+            let group = word * CODES_PER_WORD / group_size; // a word lies in one group
+            let (zero, scale) = (self.zero_point(row, group) as i32, self.scale(row, group).to_f32());
+            for (nibble, &element) in NIBBLE_ORDER.iter().enumerate() {
+                let level = ((codes >> (4 * nibble)) & 0xF) as i32 - zero;
+                columns[element] = level as f32 * scale;
+            }
+        }
+    }
+}
+
+/// Whole 16-row bands of a layer being quantized: rows `rows`, their words
+/// of `qweight` (from word `first_word` of the whole array), their scales
+/// and their zero points (none for symmetric weights).
+struct BandsPart<'a> {
+    rows: Range<usize>,
+    first_word: usize,
+    qweight: &'a mut [u32],
+    scales: &'a mut [f16],
+    zeros: Option<&'a mut [u8]>,
+}
+
+impl BandsPart<'_> {
+    /// Quantizes the part's rows of `weights` (the whole layer's), up to the
+    /// first bad weight.
+    fn quantize(mut self, weights: &[f32], shape: &Int4Shape) -> Result<(), Error> {
+        let (k, group_size, groups) = (shape.k, shape.group_size, shape.groups_per_row());
+        let zero_row_bytes = zero_bytes_per_row(groups);
+        for (local, row) in self.rows.clone().enumerate() {
+            for (group, values) in weights[row * k..][..k].chunks(group_size).enumerate() {
+                let col = |i: usize| group * group_size + i;
+                if let Some((i, &value)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+                    return Err(Error::InvalidWeight { row, col: col(i), value });
+                }
+                let Some((scale, zero)) = group_scale(values, shape.mode) else {
+                    let (i, value) = largest(values).unwrap_or_default();
+                    return Err(Error::InvalidWeight { row, col: col(i), value });
+                };
+                self.scales[local * groups + group] = scale;
+                if let Some(zeros) = self.zeros.as_deref_mut() {
+                    zeros[local * zero_row_bytes + group / 2] |= (zero as u8) << (4 * (group % 2));
+                }
+                let scale = scale.to_f32();
+                for (i, &w) in values.iter().enumerate() {
+                    let level = if scale == 0.0 { 0.0 } else { (w / scale).round_ties_even() };
+                    let code = (level + zero as f32).clamp(0.0, 15.0) as u32;
+                    let (word, shift) = code_slot(k, row, col(i));
+                    self.qweight[word - self.first_word] |= code << shift;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -215,10 +297,19 @@ impl Int4Weights {
 /// word's index and its bit offset in the word, the nibble whose
 /// `NIBBLE_ORDER` entry is `col % 8`.
 fn code_slot(k: usize, row: usize, col: usize) -> (usize, u32) {
-    let element = col % CODES_PER_WORD;
-    let nibble = NIBBLE_ORDER.iter().position(|&e| e == element).expect("element < 8");
-    (word_index(k, row, col / CODES_PER_WORD), 4 * nibble as u32)
+    (word_index(k, row, col / CODES_PER_WORD), 4 * NIBBLE_OF_ELEMENT[col % CODES_PER_WORD] as u32)
 }
+
+/// The inverse of `NIBBLE_ORDER`: the nibble that holds element `e` of a word.
+const NIBBLE_OF_ELEMENT: [usize; CODES_PER_WORD] = {
+    let mut inverse = [0; CODES_PER_WORD];
+    let mut nibble = 0;
+    while nibble < CODES_PER_WORD {
+        inverse[NIBBLE_ORDER[nibble]] = nibble;
+        nibble += 1;
+    }
+    inverse
+};
 
 /// The group's largest-magnitude weight and its index.
 fn largest(values: &[f32]) -> Option<(usize, f32)> {

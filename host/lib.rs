@@ -56,6 +56,7 @@ pub mod check;
 pub mod elementwise;
 pub mod float;
 pub mod launch;
+mod parallel;
 pub mod ptx;
 pub mod reference;
 

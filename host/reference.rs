@@ -5,6 +5,7 @@
 
 use crate::int4_weights::Int4Weights;
 use crate::launch::{checked_product, expect_len};
+use crate::parallel::for_each_part;
 use crate::quantize_int8::{Int8Params, check_row_params};
 use crate::{Error, Float};
 
@@ -47,7 +48,8 @@ pub fn quantize_int8_rows<T: Float>(
 
 /// `y[m][n] = sum_k x[m][k] * W[n][k] + bias[n]` in f64, with `W` the packed
 /// weights' dequantized values (exact in f32, see [`Int4Weights::dequantized`]).
-/// Rows of `y` are computed on all cores.
+/// The weight rows are split over all cores; each is dequantized once and
+/// serves every row of `x`.
 pub fn int4_linear(x: &[f32], m: usize, weights: &Int4Weights, bias: Option<&[f32]>) -> Result<Vec<f64>, Error> {
     let shape = weights.shape();
     let (n, k) = (shape.n, shape.k);
@@ -55,23 +57,48 @@ pub fn int4_linear(x: &[f32], m: usize, weights: &Int4Weights, bias: Option<&[f3
     if let Some(bias) = bias {
         expect_len("bias", n, bias.len())?;
     }
-    let w: Vec<f64> = weights.dequantize().into_iter().map(f64::from).collect();
-    let mut y = vec![0.0f64; checked_product("m * n", m, n)?];
-    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-    let rows_per_thread = m.div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        for (chunk, y_rows) in y.chunks_mut(rows_per_thread * n.max(1)).enumerate() {
-            let w = &w;
-            scope.spawn(move || {
-                for (i, y_row) in y_rows.chunks_mut(n.max(1)).enumerate() {
-                    let x_row = &x[(chunk * rows_per_thread + i) * k..][..k];
-                    for (j, out) in y_row.iter_mut().enumerate() {
-                        let dot: f64 = x_row.iter().zip(&w[j * k..(j + 1) * k]).map(|(&a, &b)| a as f64 * b).sum();
-                        *out = dot + bias.map_or(0.0, |b| b[j] as f64);
-                    }
-                }
-            });
+    // Transposed, `[n][m]`: a part of whole weight rows is one stretch.
+    let mut y_by_row = vec![0.0f64; checked_product("m * n", m, n)?];
+    for_each_part(&mut y_by_row, m, n * k * m.max(1), |first_row, part| {
+        let mut w = vec![0.0f32; k];
+        for (i, outputs) in part.chunks_mut(m.max(1)).enumerate() {
+            let j = first_row + i;
+            weights.dequantize_row(j, &mut w);
+            for (out, x_row) in outputs.iter_mut().zip(x.chunks(k.max(1))) {
+                let dot: f64 = x_row.iter().zip(&w).map(|(&a, &b)| a as f64 * b as f64).sum();
+                *out = dot + bias.map_or(0.0, |b| b[j] as f64);
+            }
         }
     });
+    let mut y = vec![0.0f64; m * n];
+    for (j, outputs) in y_by_row.chunks(m.max(1)).enumerate() {
+        for (i, &value) in outputs.iter().enumerate() {
+            y[i * n + j] = value;
+        }
+    }
     Ok(y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::int4_linear;
+    use crate::check::Rng;
+    use crate::{Int4Mode, Int4Weights};
+
+    /// Split over the cores by weight rows, the reference is still each
+    /// output's plain f64 sum, in column order, of the dequantized weights.
+    #[test]
+    fn int4_linear_is_the_plain_sum_of_each_output() {
+        let (m, n, k) = (3, 16 * 9 + 5, 512);
+        let mut rng = Rng::new(7);
+        let weights = Int4Weights::quantize(&rng.normals(n * k, 0.02), n, k, 64, Int4Mode::Asymmetric).unwrap();
+        let (x, bias) = (rng.normals(m * k, 1.0), rng.normals(n, 0.1));
+        let y = int4_linear(&x, m, &weights, Some(&bias)).unwrap();
+        for i in 0..m {
+            for j in 0..n {
+                let dot: f64 = (0..k).map(|c| x[i * k + c] as f64 * weights.dequantized(j, c) as f64).sum();
+                assert_eq!(y[i * n + j].to_bits(), (dot + bias[j] as f64).to_bits(), "y[{i}][{j}]");
+            }
+        }
+    }
 }

@@ -85,35 +85,70 @@ fn codes_follow_the_documented_layout(rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// Weights that are exactly `(code - zero) * scale` with the extreme codes
-/// present in every group quantize back to the same codes and scales.
+/// Weights that are exactly `(code - zero) * scale` for a random scale and
+/// zero point a group, with the extreme codes present in every group.
+fn exact_weights(rng: &mut Rng, shape: Int4Shape) -> Vec<f32> {
+    let (n, k, g, mode) = (shape.n, shape.k, shape.group_size, shape.mode);
+    let mut weights = vec![0.0f32; n * k];
+    for row in 0..n {
+        for group in 0..k / g {
+            let magnitude = f16::from_f32(rng.uniform(1e-3, 2.0));
+            let (scale, zero) = match mode {
+                // The scale's sign puts the largest magnitude at code 0 (level -8).
+                Int4Mode::Symmetric => (if rng.below(2) == 0 { magnitude } else { -magnitude }, 8),
+                Int4Mode::Asymmetric => (magnitude, rng.below(16) as i32),
+            };
+            for i in 0..g {
+                let code = match (mode, i) {
+                    (_, 0) => 0,
+                    (Int4Mode::Asymmetric, 1) => 15,
+                    _ => rng.below(16) as i32,
+                };
+                weights[row * k + group * g + i] = (code - zero) as f32 * scale.to_f32();
+            }
+        }
+    }
+    weights
+}
+
+/// Exact weights quantize back to the same codes and scales.
 fn exact_weights_round_trip(rng: &mut Rng) -> TestResult {
     for mode in MODES {
         let shape = random_shape(rng, mode);
-        let (n, k, g) = (shape.n, shape.k, shape.group_size);
-        let mut weights = vec![0.0f32; n * k];
-        for row in 0..n {
-            for group in 0..k / g {
-                let magnitude = f16::from_f32(rng.uniform(1e-3, 2.0));
-                let (scale, zero) = match mode {
-                    // The scale's sign puts the largest magnitude at code 0 (level -8).
-                    Int4Mode::Symmetric => (if rng.below(2) == 0 { magnitude } else { -magnitude }, 8),
-                    Int4Mode::Asymmetric => (magnitude, rng.below(16) as i32),
-                };
-                for i in 0..g {
-                    let code = match (mode, i) {
-                        (_, 0) => 0,
-                        (Int4Mode::Asymmetric, 1) => 15,
-                        _ => rng.below(16) as i32,
-                    };
-                    weights[row * k + group * g + i] = (code - zero) as f32 * scale.to_f32();
-                }
-            }
-        }
-        let packed = Int4Weights::quantize(&weights, n, k, g, mode)?;
+        let weights = exact_weights(rng, shape);
+        let packed = Int4Weights::quantize(&weights, shape.n, shape.k, shape.group_size, mode)?;
+        let back = packed.dequantize();
+        let wrong = first_failures(weights.len(), 3, |i| back[i] == weights[i]);
+        ensure(wrong.is_empty(), || format!("{mode:?} {shape:?}: round trip differs at {wrong:?}"))?;
+    }
+    Ok(())
+}
+
+/// A layer large enough that the quantizer and `dequantize` split it over
+/// the cores (in parts of whole 16-row bands, the last one partial) gives
+/// what the per-element accessors say, round trips exactly, and reports
+/// the first bad weight in row order when two parts hold one.
+fn large_layers_split_over_cores(rng: &mut Rng) -> TestResult {
+    for mode in MODES {
+        let shape = Int4Shape::new(16 * 9 + 5, 1024, [32, 64, 128][rng.below(3)], mode)?;
+        let (n, k) = (shape.n, shape.k);
+        let weights = exact_weights(rng, shape);
+        let packed = Int4Weights::quantize(&weights, n, k, shape.group_size, mode)?;
         let back = packed.dequantize();
         let wrong = first_failures(n * k, 3, |i| back[i] == weights[i]);
         ensure(wrong.is_empty(), || format!("{mode:?} {shape:?}: round trip differs at {wrong:?}"))?;
+        let wrong = first_failures(n * k, 3, |i| back[i].to_bits() == packed.dequantized(i / k, i % k).to_bits());
+        ensure(wrong.is_empty(), || format!("{mode:?} {shape:?}: dequantize differs from dequantized at {wrong:?}"))?;
+        let mut bad = weights;
+        bad[(n - 3) * k + 7] = f32::NAN;
+        bad[40 * k + 700] = f32::INFINITY;
+        ensure(
+            matches!(
+                Int4Weights::quantize(&bad, n, k, shape.group_size, mode),
+                Err(Error::InvalidWeight { row: 40, col: 700, .. })
+            ),
+            || format!("{mode:?}: not the first bad weight, [40][700]"),
+        )?;
     }
     Ok(())
 }
@@ -213,6 +248,7 @@ fn main() {
     run(vec![
         cpu_test("cpu::codes_follow_the_documented_layout", codes_follow_the_documented_layout),
         cpu_test("cpu::exact_weights_round_trip", exact_weights_round_trip),
+        cpu_test("cpu::large_layers_split_over_cores", large_layers_split_over_cores),
         cpu_test(
             "cpu::quantization_error_is_within_the_documented_bound",
             quantization_error_is_within_the_documented_bound,
