@@ -53,10 +53,10 @@ impl Rng {
         (self.unit() * n as f64) as usize
     }
 
-    /// `n` standard normal values times `scale`: those `n` calls of
-    /// [`normal`](Self::normal) give, drawn on all cores when `n` is large
-    /// (each normal takes two draws, so each part starts its own generator
-    /// where the sequence is at its first value).
+    /// `n` standard normal values times `scale`: the values that `n` calls
+    /// of [`normal`](Self::normal) would give, drawn on all cores when `n`
+    /// is large (each normal takes two draws, so each part starts its own
+    /// generator where the sequence reaches the part's first value).
     pub fn normals(&mut self, n: usize, scale: f32) -> Vec<f32> {
         let start = self.0;
         let mut out = vec![0.0f32; n];
