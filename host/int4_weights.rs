@@ -7,7 +7,7 @@
 
 use crate::Error;
 use crate::launch::checked_product;
-use crate::parallel::{for_each_part, threads_for};
+use crate::parallel::{for_each_part, map_parts, threads_for};
 use half::f16;
 use quant_kernels_abi::int4::{
     BAND_ROWS, CODES_PER_WORD, GROUP_SIZES, NIBBLE_ORDER, SYMMETRIC_ZERO_POINT, padded_words_per_row, qweight_words,
@@ -142,15 +142,7 @@ impl Int4Weights {
                 zeros: zero_parts.next(),
             })
             .collect();
-        let results: Vec<Result<(), Error>> = if parts.len() <= 1 {
-            parts.into_iter().map(|part| part.quantize(weights, &shape)).collect()
-        } else {
-            std::thread::scope(|scope| {
-                let spawned: Vec<_> =
-                    parts.into_iter().map(|part| scope.spawn(|| part.quantize(weights, &shape))).collect();
-                spawned.into_iter().map(|thread| thread.join().expect("quantizer thread")).collect()
-            })
-        };
+        let results = map_parts(parts, |part| part.quantize(weights, &shape));
         // The parts are in row order: the first error is the sequential one.
         results.into_iter().collect::<Result<(), Error>>()?;
         Ok(Self { shape, qweight, scales, zeros })

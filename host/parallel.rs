@@ -13,23 +13,28 @@ pub(crate) fn threads_for(values: usize) -> usize {
     if values < PARALLEL_FROM { 1 } else { std::thread::available_parallelism().map_or(1, |t| t.get()) }
 }
 
+/// `work` of each of `parts`, in their order: each on its own thread, or on
+/// the calling thread when there is only one.
+pub(crate) fn map_parts<P: Send, R: Send>(parts: Vec<P>, work: impl Fn(P) -> R + Sync) -> Vec<R> {
+    if parts.len() <= 1 {
+        return parts.into_iter().map(work).collect();
+    }
+    std::thread::scope(|scope| {
+        let work = &work;
+        let threads: Vec<_> = parts.into_iter().map(|part| scope.spawn(move || work(part))).collect();
+        threads.into_iter().map(|thread| thread.join().expect("a part's thread panicked")).collect()
+    })
+}
+
 /// Calls `work(first, part)` for consecutive parts of `out` that split it at
 /// multiples of `unit` elements (rows, say), `first` being the index of the
 /// part's first unit: one part a thread of [`threads_for`]`(values)`, where
 /// `values` is what the whole pass reads or makes.
 pub(crate) fn for_each_part<T: Send>(out: &mut [T], unit: usize, values: usize, work: impl Fn(usize, &mut [T]) + Sync) {
     let unit = unit.max(1);
-    let units = out.len().div_ceil(unit);
-    let units_per_part = units.div_ceil(threads_for(values)).max(1);
-    if units_per_part >= units {
-        return work(0, out);
-    }
-    std::thread::scope(|scope| {
-        for (i, part) in out.chunks_mut(units_per_part * unit).enumerate() {
-            let work = &work;
-            scope.spawn(move || work(i * units_per_part, part));
-        }
-    });
+    let units_per_part = out.len().div_ceil(unit).div_ceil(threads_for(values)).max(1);
+    let parts: Vec<_> = out.chunks_mut(units_per_part * unit).enumerate().collect();
+    map_parts(parts, |(i, part)| work(i * units_per_part, part));
 }
 
 #[cfg(test)]
