@@ -131,7 +131,7 @@ impl Int4Weights {
         let rows_per_part = bands_per_part * BAND_ROWS;
         let mut zero_parts = zeros.chunks_mut((rows_per_part * zero_bytes_per_row(groups)).max(1));
         let parts: Vec<BandsPart> = qweight
-            .chunks_mut(bands_per_part * band_words)
+            .chunks_mut((bands_per_part * band_words).max(1))
             .zip(scales.chunks_mut((rows_per_part * groups).max(1)))
             .enumerate()
             .map(|(i, (qweight, scales))| BandsPart {

@@ -64,8 +64,8 @@ pub fn int4_linear(x: &[f32], m: usize, weights: &Int4Weights, bias: Option<&[f3
         for (i, outputs) in part.chunks_mut(m.max(1)).enumerate() {
             let j = first_row + i;
             weights.dequantize_row(j, &mut w);
-            for (out, x_row) in outputs.iter_mut().zip(x.chunks(k.max(1))) {
-                let dot: f64 = x_row.iter().zip(&w).map(|(&a, &b)| a as f64 * b as f64).sum();
+            for (i, out) in outputs.iter_mut().enumerate() {
+                let dot: f64 = x[i * k..][..k].iter().zip(&w).map(|(&a, &b)| a as f64 * b as f64).sum();
                 *out = dot + bias.map_or(0.0, |b| b[j] as f64);
             }
         }
@@ -100,5 +100,16 @@ mod tests {
                 assert_eq!(y[i * n + j].to_bits(), (dot + bias[j] as f64).to_bits(), "y[{i}][{j}]");
             }
         }
+    }
+
+    /// With no columns every output is its bias (or 0).
+    #[test]
+    fn int4_linear_of_empty_rows_is_the_bias() {
+        let (m, n) = (3, 5);
+        let weights = Int4Weights::quantize(&[], n, 0, 32, Int4Mode::Symmetric).unwrap();
+        let bias = [1.0, -2.0, 3.5, 0.25, -0.5];
+        let y = int4_linear(&[], m, &weights, Some(&bias)).unwrap();
+        assert_eq!(y, (0..m * n).map(|i| bias[i % n] as f64).collect::<Vec<_>>());
+        assert_eq!(int4_linear(&[], m, &weights, None).unwrap(), vec![0.0; m * n]);
     }
 }

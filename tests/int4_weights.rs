@@ -200,6 +200,23 @@ fn degenerate_groups(_: &mut Rng) -> TestResult {
     Ok(())
 }
 
+/// Layers with no rows or no columns quantize to arrays of the shape's
+/// lengths (all empty when `k == 0`) and dequantize to nothing.
+fn empty_layers(_: &mut Rng) -> TestResult {
+    for mode in MODES {
+        for (n, k) in [(0, 0), (5, 0), (0, 64), (17, 0)] {
+            let weights = Int4Weights::quantize(&[], n, k, 32, mode)?;
+            let shape = weights.shape();
+            let lengths = [weights.qweight().len(), weights.scales().len(), weights.zeros().len()];
+            ensure(lengths == [shape.qweight_len(), shape.scales_len(), shape.zeros_len()], || {
+                format!("{mode:?} {n}x{k}: lengths {lengths:?}")
+            })?;
+            ensure(weights.dequantize().is_empty(), || format!("{mode:?} {n}x{k}: dequantized values"))?;
+        }
+    }
+    Ok(())
+}
+
 fn memory_ratio(_: &mut Rng) -> TestResult {
     let shape = Int4Shape::new(4096, 4096, 128, Int4Mode::Symmetric)?;
     let ratio = (4 * 4096 * 4096) as f64 / shape.packed_bytes() as f64;
@@ -254,6 +271,7 @@ fn main() {
             quantization_error_is_within_the_documented_bound,
         ),
         cpu_test("cpu::degenerate_groups", degenerate_groups),
+        cpu_test("cpu::empty_layers", empty_layers),
         cpu_test("cpu::memory_ratio", memory_ratio),
         cpu_test("cpu::rejects_bad_input", rejects_bad_input),
     ]);
