@@ -701,17 +701,21 @@ fn wide_tile(m: usize) -> bool {
 /// `device`. As versions 5 and 6 ([`Int4LinearVersion::tuned`]), `K` is
 /// split between the largest power of two at most `2048 / ceil(n / 16)`
 /// warps a group, here from 1 to 8. Groups of one warp (`n` past 16384)
-/// fill the block to `v17::MAX_WARPS` warps (16, or 8 past 8 activation
-/// rows), halved while that leaves more than a quarter of the
-/// multiprocessors without a block; wider groups go one a block. On the H100
-/// (docs/PERF.md, run 23) this block was the fastest measured, or within
-/// 0.3% of it, at every benchmark shape at M = 1 and 16 but 1 x 8192 x
-/// 28672, where two and four groups of 4 warps were 0.7-2% faster; two
-/// groups instead of one were up to 9% slower.
+/// fill half the most warps a block may have (`v17::MAX_WARPS`: 8 of 16,
+/// or 4 of 8 past 8 activation rows), halved while that leaves more than
+/// a quarter of the multiprocessors without a block; wider groups go one a
+/// block. On the H100 (docs/PERF.md, run 23) this block was the fastest
+/// measured, or within 0.3% of it, at every benchmark shape at M = 1 and
+/// 16 but 1 x 8192 x 28672, where two and four groups of 4 warps were
+/// 0.7-2% faster; two groups instead of one were up to 9% slower. Run 23
+/// filled the whole block with one-warp groups; since run 40's loop the
+/// half block is 0.7% faster at 1 x 28672 x 8192 with symmetric weights
+/// (45.04 against 45.36 µs in one build), as fast with asymmetric ones,
+/// and 1-2% faster at 16 and 32 rows (run 43, call F).
 fn v17_block(m: usize, n: usize, device: &DeviceInfo) -> Int4LinearVersion {
     let share = (2048 / n.div_ceil(v3::ROWS_PER_BLOCK).max(1)).max(1);
     let per_group = (1u32 << share.ilog2()).min(8);
-    let mut row_groups = if per_group == 1 { v17::MAX_WARPS[wide_tile(m) as usize] } else { 1 };
+    let mut row_groups = if per_group == 1 { v17::MAX_WARPS[wide_tile(m) as usize] / 2 } else { 1 };
     let rows = v17::ROWS_PER_GROUP[wide_tile(m) as usize];
     let too_few = |groups: u32| 4 * n.div_ceil(rows * groups as usize) < 3 * device.multiprocessors as usize;
     while row_groups > 1 && too_few(row_groups) {
