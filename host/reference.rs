@@ -64,8 +64,8 @@ pub fn int4_linear(x: &[f32], m: usize, weights: &Int4Weights, bias: Option<&[f3
         for (i, outputs) in part.chunks_mut(m.max(1)).enumerate() {
             let j = first_row + i;
             weights.dequantize_row(j, &mut w);
-            for (i, out) in outputs.iter_mut().enumerate() {
-                let dot: f64 = x[i * k..][..k].iter().zip(&w).map(|(&a, &b)| a as f64 * b as f64).sum();
+            for (x_row, out) in outputs.iter_mut().enumerate() {
+                let dot: f64 = x[x_row * k..][..k].iter().zip(&w).map(|(&a, &b)| a as f64 * b as f64).sum();
                 *out = dot + bias.map_or(0.0, |b| b[j] as f64);
             }
         }

@@ -487,20 +487,24 @@ fn plans_v17_blocks(_: &mut Rng) -> TestResult {
             Error::InvalidBlockShape { row_groups, warps },
         )?;
     }
-    for (m, n, row_groups, warps) in [
-        (1, 4096, 1, 8),
-        (1, 11008, 1, 2),
-        (1, 28672, 8, 8),
-        (1, 8192, 1, 4),
-        (16, 4096, 1, 8),
-        (16, 11008, 1, 2),
-        (16, 28672, 4, 4),
-        (16, 8192, 1, 4),
-        (1, 64, 1, 8),
-        // One-warp groups halved while a quarter of the GPU would idle.
-        (1, 20000, 8, 8),
+    // One-warp groups fill half the block, halved again while a quarter of
+    // the multiprocessors would idle (never on the H100 at these sizes; on
+    // a GPU of twice its multiprocessors at 20000 rows).
+    let twice_h100 = DeviceInfo { multiprocessors: 2 * H100.multiprocessors, ..H100 };
+    for (m, n, row_groups, warps, device) in [
+        (1, 4096, 1, 8, &H100),
+        (1, 11008, 1, 2, &H100),
+        (1, 28672, 8, 8, &H100),
+        (1, 8192, 1, 4, &H100),
+        (16, 4096, 1, 8, &H100),
+        (16, 11008, 1, 2, &H100),
+        (16, 28672, 4, 4, &H100),
+        (16, 8192, 1, 4, &H100),
+        (1, 64, 1, 8, &H100),
+        (1, 20000, 8, 8, &H100),
+        (1, 20000, 4, 4, &twice_h100),
     ] {
-        let tuned = Int4LinearVersion::V17 { row_groups: 1, warps: 1 }.tuned(m, n, 4096, &H100);
+        let tuned = Int4LinearVersion::V17 { row_groups: 1, warps: 1 }.tuned(m, n, 4096, device);
         let expected = Int4LinearVersion::V17 { row_groups, warps };
         ensure(tuned == expected, || format!("m = {m}, n = {n}: {tuned:?}, expected {expected:?}"))?;
     }

@@ -331,14 +331,14 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
     // load, and lets the next kernel launch. (Not on `sm_80`, which has no
     // such launch: there the prefetch would only delay the first loads.)
     // At most half the warp's batches: a warp of two that asked for both
-    // got its first later, behind the grid's flood of requests (run 43: 1x
-    // 4096x4096 10% faster asking for one; with 5 or more batches a warp,
-    // asking for one instead of two was 1-3% slower).
+    // got its first later, behind the grid's flood of requests (run 43: 1 x
+    // 4096 x 4096 7-9% faster asking for one; with 5 or more batches a
+    // warp, asking for one instead of two was 1-3% slower).
     if PROGRAMMATIC_LAUNCH {
         // SAFETY: forwarded from the caller; 0 < m.
         let first_lane = unsafe { GroupedLane::<T, N_TILES, G, R>::new(&position, x, qweight, groups, (m, n, k, 0)) };
-        let batches = steps.div_ceil(warps * F);
-        for batch in 0..PREFETCH_BATCHES.min(batches / 2).max(1) {
+        let batches_per_warp = steps.div_ceil(warps * F);
+        for batch in 0..PREFETCH_BATCHES.min(batches_per_warp / 2).max(1) {
             first_lane.prefetch((warp + batch * warps) * F);
         }
     }
