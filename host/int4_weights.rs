@@ -124,22 +124,22 @@ impl Int4Weights {
         let mut zeros = vec![0u8; shape.zeros_len()];
 
         // Each band of 16 rows has its own stretch of qweight (and its rows
-        // their scales and zero points): parts of whole bands, on all cores.
+        // their scales and zero points): parts of whole bands, on all cores,
+        // each taking its stretch off the front of every array.
         let band_words = BAND_ROWS * padded_words_per_row(k);
-        let bands = n.div_ceil(BAND_ROWS);
-        let bands_per_part = bands.div_ceil(threads_for(n * k)).max(1);
-        let rows_per_part = bands_per_part * BAND_ROWS;
-        let mut zero_parts = zeros.chunks_mut((rows_per_part * zero_bytes_per_row(groups)).max(1));
-        let parts: Vec<BandsPart> = qweight
-            .chunks_mut((bands_per_part * band_words).max(1))
-            .zip(scales.chunks_mut((rows_per_part * groups).max(1)))
-            .enumerate()
-            .map(|(i, (qweight, scales))| BandsPart {
-                rows: i * rows_per_part..((i + 1) * rows_per_part).min(n),
-                first_word: i * bands_per_part * band_words,
-                qweight,
-                scales,
-                zeros: zero_parts.next(),
+        let rows_per_part = n.div_ceil(BAND_ROWS).div_ceil(threads_for(n * k)).max(1) * BAND_ROWS;
+        let zero_row_bytes = if mode == Int4Mode::Asymmetric { zero_bytes_per_row(groups) } else { 0 };
+        let (mut qweight_left, mut scales_left, mut zeros_left) = (&mut qweight[..], &mut scales[..], &mut zeros[..]);
+        let parts: Vec<BandsPart> = (0..n)
+            .step_by(rows_per_part)
+            .map(|first| {
+                let rows = first..(first + rows_per_part).min(n);
+                BandsPart {
+                    qweight: take_front(&mut qweight_left, rows.len().div_ceil(BAND_ROWS) * band_words),
+                    scales: take_front(&mut scales_left, rows.len() * groups),
+                    zeros: take_front(&mut zeros_left, rows.len() * zero_row_bytes),
+                    rows,
+                }
             })
             .collect();
         let results = map_parts(parts, |part| part.quantize(weights, &shape));
@@ -241,23 +241,31 @@ impl Int4Weights {
     }
 }
 
+/// The first `len` elements of `*slice`, which keeps the rest.
+fn take_front<'a, T>(slice: &mut &'a mut [T], len: usize) -> &'a mut [T] {
+    let (front, rest) = std::mem::take(slice).split_at_mut(len);
+    *slice = rest;
+    front
+}
+
 /// Whole 16-row bands of a layer being quantized: rows `rows`, their words
-/// of `qweight` (from word `first_word` of the whole array), their scales
-/// and their zero points (none for symmetric weights).
+/// of `qweight`, their scales and their zero points (none for symmetric
+/// weights).
 struct BandsPart<'a> {
     rows: Range<usize>,
-    first_word: usize,
     qweight: &'a mut [u32],
     scales: &'a mut [f16],
-    zeros: Option<&'a mut [u8]>,
+    zeros: &'a mut [u8],
 }
 
 impl BandsPart<'_> {
     /// Quantizes the part's rows of `weights` (the whole layer's), up to the
     /// first bad weight.
-    fn quantize(mut self, weights: &[f32], shape: &Int4Shape) -> Result<(), Error> {
+    fn quantize(self, weights: &[f32], shape: &Int4Shape) -> Result<(), Error> {
         let (k, group_size, groups) = (shape.k, shape.group_size, shape.groups_per_row());
         let zero_row_bytes = zero_bytes_per_row(groups);
+        // The part's words start at its first band's.
+        let first_word = self.rows.start / BAND_ROWS * BAND_ROWS * padded_words_per_row(k);
         for (local, row) in self.rows.clone().enumerate() {
             for (group, values) in weights[row * k..][..k].chunks(group_size).enumerate() {
                 let col = |i: usize| group * group_size + i;
@@ -269,15 +277,15 @@ impl BandsPart<'_> {
                     return Err(Error::InvalidWeight { row, col: col(i), value });
                 };
                 self.scales[local * groups + group] = scale;
-                if let Some(zeros) = self.zeros.as_deref_mut() {
-                    zeros[local * zero_row_bytes + group / 2] |= (zero as u8) << (4 * (group % 2));
+                if shape.mode == Int4Mode::Asymmetric {
+                    self.zeros[local * zero_row_bytes + group / 2] |= (zero as u8) << (4 * (group % 2));
                 }
                 let scale = scale.to_f32();
                 for (i, &w) in values.iter().enumerate() {
                     let level = if scale == 0.0 { 0.0 } else { (w / scale).round_ties_even() };
                     let code = (level + zero as f32).clamp(0.0, 15.0) as u32;
                     let (word, shift) = code_slot(k, row, col(i));
-                    self.qweight[word - self.first_word] |= code << shift;
+                    self.qweight[word - first_word] |= code << shift;
                 }
             }
         }
