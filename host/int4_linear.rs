@@ -249,14 +249,17 @@ pub enum Int4LinearVersion {
     /// Version 10's tile and MMAs with two producer warpgroups that do every
     /// copy, meeting the MMA warpgroups through an mbarrier pair a stage
     /// instead of a block barrier each step. Compute capability 9.0 only;
-    /// split as version 7.
+    /// split as version 7. [`best_for`](Self::best_for) chooses it past 64
+    /// rows where the split model predicts version 13's grid, in whole
+    /// clusters, a wave longer (an odd number of weight tiles).
     V12 { split_k: u32 },
     /// Version 12 in clusters of two blocks along `n`, which share each
     /// stage's activations: each block copies half of them with the TMA
     /// unit into both (multicast), so they cross L2 half as often. Compute
     /// capability 9.0 only; split as version 7. The one
     /// [`best_for`](Self::best_for) chooses there past 64 rows (up to 128
-    /// where the split model predicts it faster than version 19): 1.1-1.25x
+    /// where the split model predicts it faster than version 19, and where
+    /// it does not predict version 12 faster): 1.1-1.25x
     /// faster than version 12 on the larger shapes, 0.94-1.07x of it on the
     /// smallest (docs/PERF.md, run 17).
     V13 { split_k: u32 },
@@ -311,6 +314,8 @@ struct TiledBlock {
     /// Weight rows and activation rows a block.
     block_n: usize,
     block_m: usize,
+    /// Blocks a cluster along `n`: the grid holds whole clusters.
+    cluster: usize,
     threads: u32,
     shared_bytes: u32,
     /// The only compute capability whose PTX (`sm_90a`) has it; `None`: every one.
@@ -322,9 +327,13 @@ struct TiledBlock {
 /// The [`TiledBlock`] of ABI module `$abi`.
 macro_rules! tiled_block {
     ($abi:ident, $only_on:expr, $step_ns:expr) => {
+        tiled_block!($abi, $only_on, $step_ns, 1)
+    };
+    ($abi:ident, $only_on:expr, $step_ns:expr, $cluster:expr) => {
         TiledBlock {
             block_n: $abi::BLOCK_N,
             block_m: $abi::BLOCK_M,
+            cluster: $cluster,
             threads: $abi::BLOCK_THREADS,
             shared_bytes: $abi::SHARED_BYTES,
             only_on: $only_on,
@@ -395,20 +404,35 @@ impl Int4LinearVersion {
             _ if m <= v19::BLOCK_M && Self::V19 { split_k: 1 }.runs_on(device.compute_capability) => {
                 Self::V19 { split_k: 1 }
             }
+            // Past it version 13 with its split, or version 12 with the same
+            // split where the model predicts it faster: where version 13's
+            // grid of whole clusters takes one more wave than version 12's
+            // blocks. At 8192 x 11008 x 4096 (43 weight tiles, so 44
+            // blocks of version 13 a row of the grid: 22 waves against 21)
+            // version 12 took 1233.09 µs against version 13's 1281.02 (run
+            // 43, call I); on the other benchmark shapes from M = 128 to
+            // 8192, where the model predicts version 13, version 13 was as
+            // fast (within 0.7%) or faster.
+            //
             // Up to version 13's 128 rows, two of version 19's tiles where
-            // the split model predicts them faster: at 128 x 4096 x 4096
-            // version 19 split 4 took 17.50 µs against version 13 split 8's
-            // 19.59, and on the other four benchmark shapes at M = 128,
-            // where the model predicts version 13, version 13 was faster
-            // (run 26, call F).
-            _ if m <= v13::BLOCK_M && Self::V19 { split_k: 1 }.runs_on(device.compute_capability) => {
-                // Each with the split the model picks for it: already tuned.
-                let (v19, v13) = (Self::V19 { split_k: 1 }, Self::V13 { split_k: 1 });
-                let ((v19_split, v19_ns), (v13_split, v13_ns)) =
-                    (tiled_split(v19, m, n, k, device), tiled_split(v13, m, n, k, device));
-                return if v19_ns < v13_ns { v19.with_split_k(v19_split) } else { v13.with_split_k(v13_split) };
+            // the split model predicts them faster (each version with its
+            // own split): at 128 x 4096 x 4096 version 19 split 4 took
+            // 17.50 µs against version 13 split 8's 19.59, and on the
+            // other four benchmark shapes at M = 128, where the model
+            // predicts version 13, version 13 was faster (run 26, call F).
+            _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => {
+                let (v12, v13, v19) = (Self::V12 { split_k: 1 }, Self::V13 { split_k: 1 }, Self::V19 { split_k: 1 });
+                let (split, v13_ns) = tiled_split(v13, m, n, k, device);
+                let v12_ns = tiled_predicted_ns(v12, (m, n, k), device, split as usize);
+                let (pick, pick_ns) = if v12_ns < v13_ns { (v12, v12_ns) } else { (v13, v13_ns) };
+                if m <= v13::BLOCK_M {
+                    let (v19_split, v19_ns) = tiled_split(v19, m, n, k, device);
+                    if v19_ns < pick_ns {
+                        return v19.with_split_k(v19_split);
+                    }
+                }
+                return pick.with_split_k(split);
             }
-            _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => Self::V13 { split_k: 1 },
             _ => Self::V7 { split_k: 1 },
         };
         version.tuned(m, n, k, device)
@@ -469,7 +493,7 @@ impl Int4LinearVersion {
             Self::V10 { .. } => tiled_block!(v10, 2400),
             Self::V11 { .. } => tiled_block!(v11, 2450),
             Self::V12 { .. } => tiled_block!(v12, 2050),
-            Self::V13 { .. } => tiled_block!(v13, 2000),
+            Self::V13 { .. } => tiled_block!(v13, Some(v13::COMPUTE_CAPABILITY), 2000, v13::CLUSTER),
             Self::V18 { .. } => tiled_block!(v18, 1650),
             Self::V19 { .. } => tiled_block!(v19, 1310),
             // 0.93 µs for version 22 (run 27, call G: 59.3 µs for 64 steps
@@ -749,7 +773,8 @@ pub struct Int4LinearBuffers {
 ///
 /// A block holds a multiprocessor alone (version 7: 120 KB of shared memory,
 /// ~230 registers a thread; the others: 145 to 225 KB), so `s` slices of
-/// `tiles = ceil(n / BLOCK_N) * ceil(m / BLOCK_M)` tiles run in `waves =
+/// `tiles = ceil(n / BLOCK_N) * ceil(m / BLOCK_M)` tiles (`ceil(n /
+/// BLOCK_N)` rounded up to whole clusters: version 13) run in `waves =
 /// ceil(s * tiles / multiprocessors)` waves of `ceil(steps / s)` steps of
 /// 128 columns each. The split minimises the predicted time
 ///
@@ -772,17 +797,11 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
 /// [`tiled_split_k`]'s split and the time the model predicts with it, in
 /// ns (0 for a version that is not tiled).
 fn tiled_split(version: Int4LinearVersion, m: usize, n: usize, k: usize, device: &DeviceInfo) -> (u32, u128) {
-    let Some(block) = version.tiled_block() else { return (1, 0) };
-    const REDUCE_NS: u128 = 3000;
-    let slice_ns = (block.block_n * block.block_m) as u128 * 4 * 2 / 3000; // bytes at 3 bytes/ns
-    let tiles = (n.div_ceil(block.block_n) * m.div_ceil(block.block_m)) as u128;
+    if version.tiled_block().is_none() {
+        return (1, 0);
+    }
     let steps = k.div_ceil(v7::STEP_K);
-    let multiprocessors = device.multiprocessors.max(1) as u128;
-    let predicted_ns = |splits: usize| {
-        let waves = (splits as u128 * tiles).div_ceil(multiprocessors);
-        let compute = waves * v7::slice_steps(steps, splits) as u128 * block.step_ns;
-        if splits == 1 { compute } else { compute + REDUCE_NS + splits as u128 * tiles * slice_ns }
-    };
+    let predicted_ns = |splits: usize| tiled_predicted_ns(version, (m, n, k), device, splits);
     // More slices than multiprocessors would not shorten a wave.
     let most = (steps / v7::MIN_SLICE_STEPS).min(device.multiprocessors as usize).max(1);
     let no_empty_slice = |splits: usize| (splits - 1) * v7::slice_steps(steps, splits) < steps;
@@ -791,6 +810,24 @@ fn tiled_split(version: Int4LinearVersion, m: usize, n: usize, k: usize, device:
         Some(splits) if 10 * predicted_ns(splits) <= 9 * predicted_ns(1) => (splits as u32, predicted_ns(splits)),
         _ => (1, predicted_ns(1)),
     }
+}
+
+/// The time [`tiled_split_k`]'s model predicts for `version` (a tiled GEMM)
+/// with `K` in `splits` slices, in ns; its grid in whole clusters.
+fn tiled_predicted_ns(
+    version: Int4LinearVersion,
+    (m, n, k): (usize, usize, usize),
+    device: &DeviceInfo,
+    splits: usize,
+) -> u128 {
+    let Some(block) = version.tiled_block() else { return 0 };
+    const REDUCE_NS: u128 = 3000;
+    let slice_ns = (block.block_n * block.block_m) as u128 * 4 * 2 / 3000; // bytes at 3 bytes/ns
+    let tiles = (n.div_ceil(block.block_n).next_multiple_of(block.cluster) * m.div_ceil(block.block_m)) as u128;
+    let steps = k.div_ceil(v7::STEP_K);
+    let waves = (splits as u128 * tiles).div_ceil(device.multiprocessors.max(1) as u128);
+    let compute = waves * v7::slice_steps(steps, splits) as u128 * block.step_ns;
+    if splits == 1 { compute } else { compute + REDUCE_NS + splits as u128 * tiles * slice_ns }
 }
 
 /// A checked call of the layer: the launches to enqueue, in order, on one
@@ -988,11 +1025,12 @@ pub fn plan_version<T: Float>(
         }
     };
     let kernel = version.kernel::<T>(m, shape.group_size).ok_or_else(unsupported)?;
-    let mut blocks_n = shape.n.div_ceil(version.rows_per_block(m));
+    // Whole clusters (version 13).
+    let blocks_n =
+        shape.n.div_ceil(version.rows_per_block(m)).next_multiple_of(version.tiled_block().map_or(1, |b| b.cluster));
     if let Int4LinearVersion::V13 { .. } = version {
-        // Whole clusters; its tensor map's box coordinates are 32-bit signed
-        // and reach one tile past m and a step past k.
-        blocks_n = blocks_n.next_multiple_of(v13::CLUSTER);
+        // Its tensor map's box coordinates are 32-bit signed and reach one
+        // tile past m and a step past k.
         for (what, value) in [("m", m), ("k", shape.k)] {
             let limit = i32::MAX as usize - v13::BLOCK_M.max(v13::STEP_K);
             if value > limit {

@@ -124,7 +124,8 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
     // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
     // splits of K: plans_split_k): on the H100 version 19 up to its 64-row
-    // tile, 19 or 13 up to 13's 128 rows, 13 past them; 7 elsewhere.
+    // tile, 19 or 13 up to 13's 128 rows, 13 past them (or 12, where 13's
+    // whole clusters take a wave more); 7 elsewhere.
     let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
     for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (64, 4096), (128, 4096), (129, 11008), (8192, 4096)] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
@@ -224,8 +225,9 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 fn plans_split_k(rng: &mut Rng) -> TestResult {
     use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19, V22, V23};
     // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15, 17,
-    // 23, 24 and 26): on the H100 version 19 up to 64 rows, 19 or 13 (the
-    // faster predicted) up to 128, 13 past them;
+    // 23, 24 and 26, and 43): on the H100 version 19 up to 64 rows, 19 or
+    // 13 (the faster predicted) up to 128, 13 past them, 12 with 13's split
+    // where 13's whole clusters are predicted a wave longer;
     // version 7 on a device of as many
     // multiprocessors that has no sm_90a (its tiles are half as tall).
     let no_sm90a = DeviceInfo { compute_capability: (10, 0), multiprocessors: 132 };
@@ -244,6 +246,12 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         (65, 28672, 8192, 1, V13 { split_k: 1 }),
         (1024, 4096, 4096, 1, V13 { split_k: 1 }),
         (1024, 8192, 28672, 1, V13 { split_k: 1 }),
+        (8192, 4096, 4096, 1, V13 { split_k: 1 }),
+        (1024, 11008, 4096, 1, V13 { split_k: 1 }),
+        // Version 13's whole clusters would take 22 waves to version 12's
+        // 21 (43 weight tiles), and half its grid past n = 256.
+        (8192, 11008, 4096, 1, V12 { split_k: 1 }),
+        (1024, 256, 4096, 8, V12 { split_k: 8 }),
     ] {
         let chosen = Int4LinearVersion::best_for::<f16>(m, n, k, &H100);
         ensure(chosen == h100, || format!("H100 {m}x{n}x{k}: {chosen:?}"))?;
