@@ -410,9 +410,10 @@ impl Int4LinearVersion {
             // blocks. At 8192 x 11008 x 4096 (43 weight tiles, so 44
             // blocks of version 13 a row of the grid: 22 waves against 21)
             // version 12 took 1233.09 µs against version 13's 1281.02 (run
-            // 43, call I); on the other benchmark shapes from M = 128 to
-            // 8192, where the model predicts version 13, version 13 was as
-            // fast (within 0.7%) or faster.
+            // 43, call I) and, picked, 1242.48 against 1303.89 (run 44, call
+            // C); on the other benchmark shapes from M = 128 to 8192, where
+            // the model predicts version 13, version 13 was as fast (within
+            // 0.7%) or faster.
             //
             // Up to version 13's 128 rows, two of version 19's tiles where
             // the split model predicts them faster (each version with its
