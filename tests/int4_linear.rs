@@ -249,7 +249,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         (8192, 4096, 4096, 1, V13 { split_k: 1 }),
         (1024, 11008, 4096, 1, V13 { split_k: 1 }),
         // Version 13's whole clusters would take 22 waves to version 12's
-        // 21 (43 weight tiles), and half its grid past n = 256.
+        // 21 (43 weight tiles); at n = 256 (one tile) half its grid is padding.
         (8192, 11008, 4096, 1, V12 { split_k: 1 }),
         (1024, 256, 4096, 8, V12 { split_k: 8 }),
     ] {
