@@ -326,10 +326,8 @@ struct TiledBlock {
 
 /// The [`TiledBlock`] of ABI module `$abi`.
 macro_rules! tiled_block {
-    ($abi:ident, $only_on:expr, $step_ns:expr) => {
-        tiled_block!($abi, $only_on, $step_ns, 1)
-    };
-    ($abi:ident, $only_on:expr, $step_ns:expr, $cluster:expr) => {
+    // Only on `$only_on` (`None`: every compute capability), clusters of `$cluster` blocks.
+    (@ $abi:ident, $only_on:expr, $step_ns:expr, $cluster:expr) => {
         TiledBlock {
             block_n: $abi::BLOCK_N,
             block_m: $abi::BLOCK_M,
@@ -340,8 +338,14 @@ macro_rules! tiled_block {
             step_ns: $step_ns,
         }
     };
+    ($abi:ident, None, $step_ns:expr) => {
+        tiled_block!(@ $abi, None, $step_ns, 1)
+    };
     ($abi:ident, $step_ns:expr) => {
-        tiled_block!($abi, Some($abi::COMPUTE_CAPABILITY), $step_ns)
+        tiled_block!(@ $abi, Some($abi::COMPUTE_CAPABILITY), $step_ns, 1)
+    };
+    ($abi:ident, $step_ns:expr, cluster $cluster:expr) => {
+        tiled_block!(@ $abi, Some($abi::COMPUTE_CAPABILITY), $step_ns, $cluster)
     };
 }
 
@@ -424,7 +428,9 @@ impl Int4LinearVersion {
             _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => {
                 let (v12, v13, v19) = (Self::V12 { split_k: 1 }, Self::V13 { split_k: 1 }, Self::V19 { split_k: 1 });
                 let (split, v13_ns) = tiled_split(v13, m, n, k, device);
-                let v12_ns = tiled_predicted_ns(v12, (m, n, k), device, split as usize);
+                let v12_ns = v12
+                    .tiled_block()
+                    .map_or(u128::MAX, |block| tiled_predicted_ns(&block, (m, n, k), device, split as usize));
                 let (pick, pick_ns) = if v12_ns < v13_ns { (v12, v12_ns) } else { (v13, v13_ns) };
                 if m <= v13::BLOCK_M {
                     let (v19_split, v19_ns) = tiled_split(v19, m, n, k, device);
@@ -494,7 +500,7 @@ impl Int4LinearVersion {
             Self::V10 { .. } => tiled_block!(v10, 2400),
             Self::V11 { .. } => tiled_block!(v11, 2450),
             Self::V12 { .. } => tiled_block!(v12, 2050),
-            Self::V13 { .. } => tiled_block!(v13, Some(v13::COMPUTE_CAPABILITY), 2000, v13::CLUSTER),
+            Self::V13 { .. } => tiled_block!(v13, 2000, cluster v13::CLUSTER),
             Self::V18 { .. } => tiled_block!(v18, 1650),
             Self::V19 { .. } => tiled_block!(v19, 1310),
             // 0.93 µs for version 22 (run 27, call G: 59.3 µs for 64 steps
@@ -798,11 +804,9 @@ pub fn tiled_split_k(version: Int4LinearVersion, m: usize, n: usize, k: usize, d
 /// [`tiled_split_k`]'s split and the time the model predicts with it, in
 /// ns (0 for a version that is not tiled).
 fn tiled_split(version: Int4LinearVersion, m: usize, n: usize, k: usize, device: &DeviceInfo) -> (u32, u128) {
-    if version.tiled_block().is_none() {
-        return (1, 0);
-    }
+    let Some(block) = version.tiled_block() else { return (1, 0) };
     let steps = k.div_ceil(v7::STEP_K);
-    let predicted_ns = |splits: usize| tiled_predicted_ns(version, (m, n, k), device, splits);
+    let predicted_ns = |splits: usize| tiled_predicted_ns(&block, (m, n, k), device, splits);
     // More slices than multiprocessors would not shorten a wave.
     let most = (steps / v7::MIN_SLICE_STEPS).min(device.multiprocessors as usize).max(1);
     let no_empty_slice = |splits: usize| (splits - 1) * v7::slice_steps(steps, splits) < steps;
@@ -813,15 +817,14 @@ fn tiled_split(version: Int4LinearVersion, m: usize, n: usize, k: usize, device:
     }
 }
 
-/// The time [`tiled_split_k`]'s model predicts for `version` (a tiled GEMM)
+/// The time [`tiled_split_k`]'s model predicts for a tiled GEMM's `block`
 /// with `K` in `splits` slices, in ns; its grid in whole clusters.
 fn tiled_predicted_ns(
-    version: Int4LinearVersion,
+    block: &TiledBlock,
     (m, n, k): (usize, usize, usize),
     device: &DeviceInfo,
     splits: usize,
 ) -> u128 {
-    let Some(block) = version.tiled_block() else { return 0 };
     const REDUCE_NS: u128 = 3000;
     let slice_ns = (block.block_n * block.block_m) as u128 * 4 * 2 / 3000; // bytes at 3 bytes/ns
     let tiles = (n.div_ceil(block.block_n).next_multiple_of(block.cluster) * m.div_ceil(block.block_m)) as u128;

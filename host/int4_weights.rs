@@ -11,7 +11,7 @@ use crate::parallel::{for_each_part, map_parts, threads_for};
 use half::f16;
 use quant_kernels_abi::int4::{
     BAND_ROWS, CODES_PER_WORD, GROUP_SIZES, NIBBLE_ORDER, SYMMETRIC_ZERO_POINT, padded_words_per_row, qweight_words,
-    word_index, zero_bytes_per_row,
+    row_start, word_index, zero_bytes_per_row,
 };
 use std::ops::Range;
 
@@ -264,8 +264,8 @@ impl BandsPart<'_> {
     fn quantize(self, weights: &[f32], shape: &Int4Shape) -> Result<(), Error> {
         let (k, group_size, groups) = (shape.k, shape.group_size, shape.groups_per_row());
         let zero_row_bytes = zero_bytes_per_row(groups);
-        // The part's words start at its first band's.
-        let first_word = self.rows.start / BAND_ROWS * BAND_ROWS * padded_words_per_row(k);
+        // The part's words start at its first row's (a band's first).
+        let first_word = row_start(k, self.rows.start);
         for (local, row) in self.rows.clone().enumerate() {
             for (group, values) in weights[row * k..][..k].chunks(group_size).enumerate() {
                 let col = |i: usize| group * group_size + i;
