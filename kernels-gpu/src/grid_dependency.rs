@@ -4,16 +4,20 @@
 //! these two instructions instead of by the stream.
 //!
 //! A kernel that uses them must not touch memory an earlier kernel may
-//! write or read, other than by `prefetch.global.L2` (the L2 is the GPU's
-//! point of coherence, so a line it holds early is never stale), before
+//! write or read, other than by L2 prefetches (`prefetch.global.L2`,
+//! `cp.async.bulk.prefetch`: the L2 is the GPU's point of coherence, so a
+//! line it holds early is never stale), before
 //! [`wait_for_previous_grid`]. Launched without the attribute, or on the
 //! `sm_80` build, where both compile to nothing, it runs as any kernel does.
 //!
 //! Every entry point of this crate does so: the wrappers that
 //! `export_per_float!` and the int4 entry-point macros generate begin with
-//! [`begin_after_previous_grid`], and the few bodies that have work to do
-//! before the wait (the decode GEMV's weight prefetch, `int4_linear/v5.rs`)
-//! are exported without it and call it themselves. The host
+//! [`begin_after_previous_grid`], and the bodies that have work to do
+//! before the wait are exported without it and call it themselves: the
+//! decode GEMV (`int4_linear/v5.rs`) and the producer-consumer GEMMs
+//! (`int4_linear/v12.rs`: its `FirstStep`) ask the L2 for their first
+//! weights, and the other tiled GEMMs wait where their main loop starts
+//! (`TiledGemm::sum_tiles`). The host
 //! therefore may launch any kernel of the `sm_90a` module as a programmatic
 //! dependent, and does by default; `tests/ptx.rs` checks that every entry
 //! point waits before its first global memory access.

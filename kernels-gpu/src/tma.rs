@@ -97,3 +97,34 @@ pub unsafe fn load_3d(destination: u32, map: TensorMapAddress, (x, y, z): (i32, 
         )
     };
 }
+
+/// Asks the L2 for the box at `(x, y, z)` of the 3-D array `map` describes
+/// (`cp.async.bulk.prefetch.tensor`): no shared memory, no barrier, and
+/// nothing to wait for. Coordinates past the array fetch nothing there.
+///
+/// # Safety
+/// `map` is a kernel's tensor-map parameter.
+#[inline(always)]
+pub unsafe fn prefetch_3d_l2(map: TensorMapAddress, (x, y, z): (i32, i32, i32)) {
+    // SAFETY: the caller guarantees the map; the L2 alone is written.
+    unsafe {
+        asm!(
+            "cp.async.bulk.prefetch.tensor.3d.L2.global.tile [{m}, {{{x}, {y}, {z}}}];",
+            m = in(reg64) map.0, x = in(reg32) x, y = in(reg32) y, z = in(reg32) z,
+        )
+    };
+}
+
+/// Asks the L2 for the `bytes` bytes from `source` (`cp.async.bulk.prefetch`),
+/// one instruction for the whole range, rounded out to 16-byte boundaries
+/// (which stay in the range's first and last 16-byte chunks).
+///
+/// # Safety
+/// The range is global memory, inside one allocation.
+#[inline(always)]
+pub unsafe fn prefetch_bulk_l2<T>(source: *const T, bytes: usize) {
+    let start = source as usize & !15;
+    let end = (source as usize + bytes + 15) & !15;
+    // SAFETY: the caller guarantees the range; the L2 alone is written.
+    unsafe { asm!("cp.async.bulk.prefetch.L2.global [{s}], {b};", s = in(reg64) start, b = in(reg32) (end - start) as u32) };
+}

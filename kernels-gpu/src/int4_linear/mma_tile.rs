@@ -65,16 +65,18 @@ pub(super) use entry_points;
 /// `partials` (`[gridDim.z][m][n]` f32) in place of `bias` and `y`.
 macro_rules! tiled_entry_points {
     ($kernel:ty: $f16:ident, $bf16:ident; split_k: $f16_split:ident, $bf16_split:ident) => {
-        $crate::int4_linear::mma_tile::entry_points! {
-            linear_tiled<$kernel>:
-            $f16: f16;
-            $bf16: Bf16;
-        }
+        // The main loop waits for the previous grid itself (`TiledGemm::sum_tiles`).
+        $crate::int4_linear::mma_tile::entry_points!(@entry {} linear_tiled [, $kernel] $f16 f16);
+        $crate::int4_linear::mma_tile::entry_points!(@entry {} linear_tiled [, $kernel] $bf16 Bf16);
+        $crate::int4_linear::mma_tile::tiled_entry_points!(@split_k $kernel, $f16_split f16);
+        $crate::int4_linear::mma_tile::tiled_entry_points!(@split_k $kernel, $bf16_split Bf16);
+    };
+    (@split_k $kernel:ty, $name:ident $float:ty) => {
         export_per_float!(
-            linear_tiled_split_k<$kernel> (
+            @entry {} linear_tiled_split_k [, $kernel] (
                 x: *const T, qweight: *const u32, scales: *const u16, zeros: *const u8, partials: *mut f32,
                 m: u32, n: u32, k: u32, group_size: u32,
-            ) as $f16_split for f16, $bf16_split for Bf16
+            ) $name $float
         );
     };
 }
@@ -117,7 +119,7 @@ macro_rules! tensor_map_entry_points {
             $($input: $input_ty,)* scales: *const u16, zeros: *const u8, $($out: $out_ty,)*
             m: u32, n: u32, k: u32, group_size: u32,
         ) {
-            $crate::grid_dependency::begin_after_previous_grid();
+            // The main loop waits for the previous grid itself (`TiledGemm::sum_tiles`).
             // The TMA unit reads the map where it lies (see `tensor_map_address!`).
             $($(let _ = $input; let $input = tensor_map_address!($name, $index);)?)*
             // SAFETY: the caller's contract is the generic body's.
@@ -473,7 +475,8 @@ pub(super) trait TiledGemm {
 
     /// Each of the block's output tiles summed over `steps` (steps of
     /// `STEP_K` columns, within `0..ceil(k / STEP_K)`), each sum handed to
-    /// `out`.
+    /// `out`. It waits for the previous grid (`grid_dependency`) before it
+    /// touches global memory other than by L2 prefetches.
     ///
     /// # Safety
     /// As for the entry points (`x`, the weights, `m`, `n`, `k` and

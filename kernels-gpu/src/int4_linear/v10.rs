@@ -173,6 +173,7 @@ where
         steps: Range<usize>,
         out: impl TileOutput<T>,
     ) {
+        crate::grid_dependency::begin_after_previous_grid();
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller. (Versions 10, 11 and 18 store
         // an output at a time.)

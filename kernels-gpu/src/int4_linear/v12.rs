@@ -142,19 +142,111 @@ pub(super) mod hopper {
     use super::GroupParams;
     use crate::async_copy::{self, dynamic_shared_address};
     use crate::device::{sync_threads, thread_idx_x};
+    use crate::grid_dependency::begin_after_previous_grid;
     use crate::int4_linear::mma_tile::{TileOrigin, TileOutput};
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v10::hopper::{ConstantWindows, Lane, StepGroups, mma_step, stage_copies, store_constants};
     use crate::mbarrier;
+    use crate::tma::{TensorMapAddress, prefetch_3d_l2, prefetch_bulk_l2};
     use crate::wgmma::{self, WgmmaHalf, set_max_registers};
     use core::marker::PhantomData;
     use core::num::NonZeroU32;
     use core::ops::Range;
     // The same in every producer-consumer version (`producer_consumer_loop!`).
+    use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, row_start};
     use quant_kernels_abi::int4_linear::v12::{
         BLOCK_THREADS, CONSUMER_REGISTERS, CONSUMER_THREADS, GROUPS_PER_STEP, PRODUCER_REGISTERS, PRODUCER_THREADS,
         RING_ALIGN,
     };
+
+    /// What a block's first step reads of the weights, which its producer
+    /// threads ask the L2 for before the previous grid ends: the step's
+    /// codes, and the group constants of the tile's rows. Their first
+    /// copies after the wait then come from the L2, not the DRAM, as the
+    /// decode GEMV's do (`v5.rs`). The activations may be the previous
+    /// grid's output, so they wait.
+    ///
+    /// One step, not the ring's whole first fill (4 to 8 steps): on the
+    /// H100 (docs/PERF.md, run 45) the whole fill made the split calls at
+    /// M = 16 to 128 2-17% slower, its flood of requests ahead of the first
+    /// step's, where one step made them 4-7% faster; both took 1-4% off
+    /// the unsplit calls but version 23's at 28672 x 8192, whose 20 idle
+    /// multiprocessors start the next grid's blocks early (1% slower with
+    /// the fill, 1% faster with one step).
+    pub(in crate::int4_linear) struct FirstStep {
+        first_row: usize,
+        /// None where the block's slice of `K` is empty.
+        step: Option<usize>,
+        thread: usize,
+    }
+
+    impl FirstStep {
+        /// Producer thread `thread`'s share of the first step of a block
+        /// from weight row `first_row`, over `steps` of `K`.
+        #[inline(always)]
+        fn new(first_row: usize, steps: &Range<usize>, thread: usize) -> Self {
+            Self { first_row, step: (!steps.is_empty()).then_some(steps.start), thread }
+        }
+
+        /// Thread `BLOCK_N / 16` asks for the tile's rows' scales, and the
+        /// next thread for their zero points, if any: contiguous in their
+        /// arrays, one bulk prefetch each. That is every group of the rows,
+        /// not only the step's: about 1/32 of the codes' bytes at G = 128,
+        /// which the slices of `K` of the rows read in the end.
+        ///
+        /// # Safety
+        /// `groups` describes `n` rows.
+        #[inline(always)]
+        unsafe fn constants<S: WgmmaTile>(&self, groups: &GroupParams, n: usize) {
+            let rows = self.first_row..n.min(self.first_row + S::BLOCK_N);
+            let thread = self.thread.wrapping_sub(S::BLOCK_N / BAND_ROWS);
+            if rows.is_empty() || self.step.is_none() || thread > 1 {
+                return;
+            }
+            // SAFETY: rows < n, so both arrays hold the rows' bytes.
+            unsafe {
+                if thread == 0 {
+                    let row_bytes = 2 * groups.groups_per_row;
+                    prefetch_bulk_l2(groups.scales.add(rows.start * groups.groups_per_row), rows.len() * row_bytes);
+                } else if !groups.zeros.is_null() {
+                    let row_bytes = groups.zero_bytes_per_row;
+                    prefetch_bulk_l2(groups.zeros.add(rows.start * row_bytes), rows.len() * row_bytes);
+                }
+            }
+        }
+
+        /// Thread `b < BLOCK_N / 16` asks for band `b` of the tile's codes
+        /// in the step: 1 KB, contiguous in `qweight` (a band is `[step]
+        /// [row][word]`, `quant_kernels_abi::int4`), one bulk prefetch.
+        ///
+        /// # Safety
+        /// `qweight` holds the codes of `n` rows of `k` columns.
+        #[inline(always)]
+        unsafe fn codes<S: WgmmaTile>(&self, qweight: *const u32, (n, k): (usize, usize)) {
+            const STEP_BAND_WORDS: usize = BAND_ROWS * STEP_WORDS;
+            let band = self.first_row / BAND_ROWS + self.thread;
+            if let Some(step) = self.step.filter(|_| self.thread < S::BLOCK_N / BAND_ROWS && band < n.div_ceil(BAND_ROWS)) {
+                let first = row_start(k, band * BAND_ROWS) + step * STEP_BAND_WORDS;
+                // SAFETY: one whole step of one band, inside qweight.
+                unsafe { prefetch_bulk_l2(qweight.add(first), 4 * STEP_BAND_WORDS) };
+            }
+        }
+
+        /// Thread 0 asks for the step's box of codes through `map`, a
+        /// tensor map of the codes as version 23 reads them (ABI `v23`).
+        ///
+        /// # Safety
+        /// `map` is the kernel's tensor-map parameter of that view.
+        #[inline(always)]
+        pub(in crate::int4_linear) unsafe fn code_box(&self, map: TensorMapAddress) {
+            if let Some(step) = self.step.filter(|_| self.thread == 0) {
+                let (row, band) = ((BAND_ROWS * step) as i32, (self.first_row / BAND_ROWS) as i32);
+                // SAFETY: forwarded from the caller; the coordinates fit in
+                // i32 (the host refuses maps past that).
+                unsafe { prefetch_3d_l2(map, (0, row, band)) };
+            }
+        }
+    }
 
     /// The ring of tile `S` in shared memory, addressed by the block's
     /// running count of steps (`fill`, across its activation tiles).
@@ -231,6 +323,21 @@ pub(super) mod hopper {
         /// consumer that reads the stage, in any block, has released it.
         unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first: (usize, usize), thread: usize) {
             let _ = (ring, fill, i, first, thread);
+        }
+
+        /// Producer thread `first.thread`, before the previous grid ends: its
+        /// share of the codes of the block's first step, where the producer
+        /// threads copy them ([`FirstStep::codes`]); feeds whose
+        /// [`load`](Self::load) brings them ask for theirs.
+        ///
+        /// # Safety
+        /// The codes are those of `n` rows of `k` columns.
+        #[inline(always)]
+        unsafe fn prefetch_codes<S: WgmmaTile>(&self, first: &FirstStep, (n, k): (usize, usize)) {
+            if let Some(qweight) = self.copied_codes() {
+                // SAFETY: forwarded from the caller.
+                unsafe { first.codes::<S>(qweight, (n, k)) };
+            }
         }
 
         /// Each consumer thread, once the MMAs that read `fill`'s stage have
@@ -324,14 +431,25 @@ pub(super) mod hopper {
         // unsplit entry points.
         let one_group = ACC <= 32 && StepGroups::new(&groups, dims.2).one_group();
         let origin = TileOrigin::of_block(F::CLUSTER);
+        // Each thread waits for the previous grid (see `grid_dependency`)
+        // before it touches global memory: the producers after their L2
+        // prefetches of the first step.
         if thread >= CONSUMER_THREADS {
             // SAFETY: each producer warpgroup, whole; it only gives registers back.
             unsafe { set_max_registers::<false, PRODUCER_REGISTERS>() };
-            // SAFETY: forwarded from the caller.
-            unsafe { produce::<T, F, S>(thread - CONSUMER_THREADS, &ring, &feed, &origin, &groups, dims, steps, one_group) };
+            let producer = thread - CONSUMER_THREADS;
+            let first = FirstStep::new(origin.n_tile * S::BLOCK_N, &steps, producer);
+            // SAFETY (all): forwarded from the caller.
+            unsafe {
+                feed.prefetch_codes::<S>(&first, (dims.1, dims.2));
+                first.constants::<S>(&groups, dims.1);
+            }
+            begin_after_previous_grid();
+            unsafe { produce::<T, F, S>(producer, &ring, &feed, &origin, &groups, dims, steps, one_group) };
         } else {
             // SAFETY: each consumer warpgroup, whole; the producers' decreases free what they take.
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
+            begin_after_previous_grid();
             // SAFETY (both): forwarded from the caller; one_group as above.
             if one_group {
                 unsafe { consume::<T, F, S, TILES, ACC, true>(thread, &ring, &feed, &origin, dims, steps, out) };

@@ -89,7 +89,7 @@ impl TiledGemm for V23 {
 #[cfg(target_feature = "sm_90a")]
 mod hopper {
     use crate::int4_linear::v10::WgmmaTile;
-    use crate::int4_linear::v12::hopper::{Feed, Ring};
+    use crate::int4_linear::v12::hopper::{Feed, FirstStep, Ring};
     use crate::tma::{self, TensorMapAddress};
     use quant_kernels_abi::int4::BAND_ROWS;
     use quant_kernels_abi::int4_linear::v23::{BLOCK_N, CODE_BYTES_PER_STAGE};
@@ -109,6 +109,12 @@ mod hopper {
         }
         fn copied_codes(&self) -> Option<*const u32> {
             None
+        }
+
+        #[inline(always)]
+        unsafe fn prefetch_codes<S: WgmmaTile>(&self, first: &FirstStep, _: (usize, usize)) {
+            // SAFETY: the kernel's map of the codes (see `load`).
+            unsafe { first.code_box(self.codes) };
         }
 
         #[inline(always)]

@@ -135,6 +135,7 @@ impl TiledGemm for V7 {
         steps: Range<usize>,
         out: impl TileOutput<T>,
     ) {
+        crate::grid_dependency::begin_after_previous_grid();
         let (thread, warp, lane) = (thread_idx_x() as usize, warp_id() as usize, lane_id() as usize);
         let (g, t) = (lane / 4, lane % 4);
         // The warp's rows within the block's tile.
