@@ -42,12 +42,18 @@ out = []
 for m in [1, 16, 32, 64, 128, 256, 1024, 8192]:
     for (n, k) in [(4096, 4096), (11008, 4096), (4096, 11008), (28672, 8192), (8192, 28672)]:
         c = comp[(n, k, m)]
-        ours = float(c[3])
         best = min((x for x in rows if (x['n'], x['k'], x['m']) == (n, k, m)), key=lambda x: x['cold_us']['median'])
-        assert abs(best['cold_us']['median'] - ours) < 0.006, (n, k, m, best['cold_us']['median'], ours)
+        # compare.py's ours is the fastest case of any mode; the table's
+        # rows are symmetric, so where an asymmetric case was faster (run
+        # 45: 16 x 11008 x 4096) the ratios are taken again from the
+        # symmetric one.
+        ours = best['cold_us']['median']
+        assert abs(ours - float(c[3])) < 0.006 or '(asym' in c[4], (n, k, m, ours, c[3])
+        ratio = lambda peer: f"{float(peer) / ours:.2f}x" if peer != '-' else '-'
+        roofline = f"{100 * best['bytes'] / ours / 1e3 / r['copy_bandwidth_gbs']:.0f}%"
         lib = pick_row(n, k, m)
         kernel = label(best['version'], best['block'])
         if (lib['version'], lib['block']) != (best['version'], best['block']):
             kernel += f" (library: {label(lib['version'], lib['block'])}, {lib['cold_us']['median']:.2f})"
-        out.append(f"| {n} x {k} | {m} | {c[3]} | {kernel} | {c[5]} | {c[6]} | {c[9]} | {c[10]} | {c[11]} |")
+        out.append(f"| {n} x {k} | {m} | {ours:.2f} | {kernel} | {c[5]} | {c[6]} | {ratio(c[5])} | {ratio(c[6])} | {roofline} |")
 print("\n".join(out))
