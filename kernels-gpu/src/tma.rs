@@ -120,7 +120,8 @@ pub unsafe fn prefetch_3d_l2(map: TensorMapAddress, (x, y, z): (i32, i32, i32)) 
 /// (which stay in the range's first and last 16-byte chunks).
 ///
 /// # Safety
-/// The range is global memory, inside one allocation.
+/// The range is global memory, inside one allocation, and under 4 GiB
+/// (the instruction's size is 32-bit).
 #[inline(always)]
 pub unsafe fn prefetch_bulk_l2<T>(source: *const T, bytes: usize) {
     let start = source as usize & !15;

@@ -168,8 +168,9 @@ pub(super) mod hopper {
     ///
     /// One step, not the ring's whole first fill (4 to 8 steps): on the
     /// H100 (docs/PERF.md, run 45, call C) the whole fill made the split
-    /// calls at M = 16 to 128 2-17% slower, its flood of requests ahead of
-    /// the first step's, where one step made those at 16 to 64 rows
+    /// calls at M = 16 and 128 1.2-17% slower, its flood of requests ahead
+    /// of the first step's (at 64 rows split 8 at 4096 x 4096 4% faster),
+    /// where one step made those at 16 to 64 rows
     /// 3.5-7.3% faster (version 13 split 3 at 128 x 11008 x 4096: 0.6%
     /// slower). Both took 0.7-4% off the unsplit calls, but for version
     /// 23's at 28672 x 8192, whose 20 idle multiprocessors start 20 of the
