@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | f32 (v1, v2) | `1e-5` (about 1e-7 measured) | f32 FMA chains over exact small integers, one scale product per chunk |
 //! | f16 (v3 and up) | `2e-3` (2.2e-4 to 2.8e-4 measured) | the output's rounding (`2^-11`); v3/v4 also round each weight `(u - z) s` once to f16 |
-//! | bf16 (v3 and up) | `1e-2` (1.7e-3 to 2.7e-3 measured) | the same with `u = 2^-8`; v5, v6 and v17 round no weight, only the output |
+//! | bf16 (v3 and up) | `1e-2` (1.7e-3 to 2.7e-3 measured) | the same with `u = 2^-8`; v5, v6 and v17 (and v22, v23 at `G = 128`) round no weight, only the output |
 //!
 //! The norm-wise bound holds over outputs of 256 elements or more; a few
 //! outputs that cancel to near zero can exceed it in relative terms, so

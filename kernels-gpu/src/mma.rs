@@ -38,10 +38,15 @@ pub trait MmaHalf: Float {
     fn mma(d: &mut [f32; 4], a: [u32; 4], b: [u32; 2]);
     /// This type's value nearest the f16 `bits` (exact for f16).
     fn from_f16_bits(bits: u16) -> u16;
+    /// The value of this type's `bits`, widened to f32 (exact).
+    fn widen_bits(bits: u16) -> f32;
 }
 
 macro_rules! mma_half {
-    ($type:ty, $ptx:literal, $magic:literal, $magic_value:literal, $neg_magic:literal, $one:literal, $from_f16:expr) => {
+    (
+        $type:ty, $ptx:literal, $magic:literal, $magic_value:literal, $neg_magic:literal, $one:literal,
+        $from_f16:expr, $from_bits:expr
+    ) => {
         impl MmaHalf for $type {
             const MAGIC_BITS: u16 = $magic;
             const MAGIC: f32 = $magic_value;
@@ -79,12 +84,17 @@ macro_rules! mma_half {
             fn from_f16_bits(bits: u16) -> u16 {
                 $from_f16(bits)
             }
+
+            #[inline(always)]
+            fn widen_bits(bits: u16) -> f32 {
+                $from_bits(bits).to_f32()
+            }
         }
     };
 }
 
-mma_half!(f16, "f16", 0x6400, 1024.0, 0xE400, 0x3C00, |bits| bits);
-mma_half!(Bf16, "bf16", 0x4300, 128.0, 0xC300, 0x3F80, |bits| Bf16::from_f32(f16::from_bits(bits) as f32).0);
+mma_half!(f16, "f16", 0x6400, 1024.0, 0xE400, 0x3C00, |bits| bits, f16::from_bits);
+mma_half!(Bf16, "bf16", 0x4300, 128.0, 0xC300, 0x3F80, |bits| Bf16::from_f32(f16::from_bits(bits) as f32).0, Bf16);
 
 /// `MAGIC + u` for the two 4-bit codes `u` in bits `0..4` and `16..20` of
 /// `codes`, packed as two `T` (the other bits are ignored): the form in which

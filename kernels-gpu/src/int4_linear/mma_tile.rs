@@ -244,10 +244,15 @@ impl RowParams {
 /// `2 * pair` and `2 * pair + 1`), packed.
 #[inline(always)]
 pub(super) fn dequantize_pair<T: MmaHalf>(word: u32, pair: u32, params: RowParams) -> u32 {
-    let one = splat2(T::ONE_BITS);
-    let codes_minus_zero = T::fma2(magic_plus_codes::<T>(word >> (4 * pair)), one, params.neg_offset);
     // + (-0.0): a plain product, rounded once.
-    T::fma2(codes_minus_zero, params.scale, 0x8000_8000)
+    T::fma2(codes_minus_zero::<T>(word, pair, params.neg_offset), params.scale, 0x8000_8000)
+}
+
+/// The unscaled `u - z` of `word`'s nibble pair `pair`, packed: exact, as
+/// `|u - z| < 16`. `neg_offset` is [`RowParams::neg_offset`].
+#[inline(always)]
+pub(super) fn codes_minus_zero<T: MmaHalf>(word: u32, pair: u32, neg_offset: u32) -> u32 {
+    T::fma2(magic_plus_codes::<T>(word >> (4 * pair)), splat2(T::ONE_BITS), neg_offset)
 }
 
 /// One warp step: the lane's 32 columns of rows `g` and `g + 8` (`codes`,

@@ -199,7 +199,7 @@ pub(super) mod hopper {
     use crate::async_copy::{self, dynamic_shared_address, load_shared8, load_shared16, store_shared2, store_shared8};
     use crate::device::{block_idx_x, in_place, lane_id, store_words, sync_named, sync_threads, thread_idx_x};
     use crate::int4_linear::mma_tile::{
-        Epilogue, RowParams, StepCopies, TileOutput, activation_tiles, dequantize_pair,
+        Epilogue, RowParams, StepCopies, TileOutput, activation_tiles, codes_minus_zero, dequantize_pair,
     };
     use crate::wgmma::{self, WgmmaHalf};
     use core::array::from_fn;
@@ -294,7 +294,7 @@ pub(super) mod hopper {
                 }
                 let accumulate = i > first_step;
                 // SAFETY: the whole block, after the barrier that made the stage visible.
-                unsafe { mma_step::<T, S, TILES, ACC, false>(&mut acc, accumulate, stage, constants, &lane, |_| {}) };
+                unsafe { mma_step::<T, S, TILES, ACC, false, true>(&mut acc, accumulate, stage, constants, &lane, |_| {}) };
             }
             wgmma::wait::<0>();
             for acc in acc.iter_mut() {
@@ -724,7 +724,10 @@ pub(super) mod hopper {
     /// until only that group is pending and calls `after_chunk(chunk)`. The
     /// first chunk's MMAs add to `acc` if `accumulate`, else overwrite it
     /// (a tile's first step). With `ONE_GROUP` (G = 128: the step is one
-    /// group) only slot 0 of the constants is read, for every slot.
+    /// group) only slot 0 of the constants is read, for every slot, and
+    /// returned. Without `SCALED` (only with `ONE_GROUP`) the fragments are
+    /// the exact `u - z`, and the caller applies the step's scales to the
+    /// sums.
     ///
     /// # Safety
     /// The whole warpgroup calls it; the stage and constants are written
@@ -737,6 +740,7 @@ pub(super) mod hopper {
         const TILES: usize,
         const ACC: usize,
         const ONE_GROUP: bool,
+        const SCALED: bool,
     >(
         acc: &mut [[f32; ACC]; TILES],
         accumulate: bool,
@@ -744,8 +748,8 @@ pub(super) mod hopper {
         constants: u32,
         lane: &Lane,
         mut after_chunk: impl FnMut(usize),
-    ) {
-        const { assert!(TILES * 64 == S::WARPGROUP_N && 2 * ACC == S::BLOCK_M && STEP_K == 128) };
+    ) -> Option<[[RowParams; 2]; TILES]> {
+        const { assert!(TILES * 64 == S::WARPGROUP_N && 2 * ACC == S::BLOCK_M && STEP_K == 128 && (SCALED || ONE_GROUP)) };
         // The constants of slot p for the lane's rows of each tile.
         let slot_params = |p: usize| -> [[RowParams; 2]; TILES] {
             from_fn(|a| {
@@ -770,8 +774,9 @@ pub(super) mod hopper {
             for half in 0..2 {
                 let fragments: [[u32; 4]; TILES] = from_fn(|a| {
                     let [low, high] = [2 * half, 2 * half + 1];
-                    let pair = |h: usize, word: usize| {
-                        dequantize_pair::<T>(codes[a][h][word], lane.t as u32, row_params[a][h])
+                    let pair = |h: usize, word: usize| match SCALED {
+                        true => dequantize_pair::<T>(codes[a][h][word], lane.t as u32, row_params[a][h]),
+                        false => codes_minus_zero::<T>(codes[a][h][word], lane.t as u32, row_params[a][h].neg_offset),
                     };
                     [pair(0, low), pair(1, low), pair(0, high), pair(1, high)]
                 });
@@ -792,5 +797,6 @@ pub(super) mod hopper {
                 after_chunk(chunk);
             }
         }
+        step_params
     }
 }

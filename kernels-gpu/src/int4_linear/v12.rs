@@ -566,9 +566,25 @@ pub(super) mod hopper {
         let lane = Lane::new::<S>(thread);
         let first_row = origin.n_tile * S::BLOCK_N;
         let mut fill = 0u32;
+        // Where a step is one group and a thread holds fewer sums than the
+        // pairs it dequantizes a step (16 against 64 in versions 22 and
+        // 23), the MMAs take the exact `u - z` into `step_sums`, afresh
+        // each step, and the thread adds those to `acc` times the step's
+        // scales in f32: 16 FMAs a step in place of 64 packed multiplies,
+        // and one rounding less a weight. It adds them once the next
+        // step's stage is full, before that step's MMAs overwrite them
+        // (docs/PERF.md, run 46: 2.8-6% faster at 16 rows unsplit; adding
+        // them between the next step's first dequantization and its MMAs
+        // was slower on most calls).
+        let scale_after = ONE_GROUP && TILES * ACC < 8 * TILES * GROUPS_PER_STEP;
         // Zero once: a tile's first MMAs overwrite them (see `wgmma::mma`),
-        // and with no steps every tile's sums are these zeros.
+        // and with no steps every tile's sums are these zeros. With
+        // `scale_after` they are zeroed again after each tile.
         let mut acc = [[0.0f32; ACC]; TILES];
+        let mut step_sums = [[0.0f32; ACC]; TILES];
+        // The scales of the step whose sums `step_sums` holds, until they
+        // are added.
+        let mut step_scales: Option<[[f32; 2]; TILES]> = None;
         for first_m in origin.activation_tiles(m, S::BLOCK_M) {
             for i in steps.clone() {
                 let stage = ring.stage(fill);
@@ -579,29 +595,38 @@ pub(super) mod hopper {
                 unsafe {
                     mbarrier::wait(ring.full(fill), ring.parity(fill));
                     wgmma::fence_shared_writes();
-                    let accumulate = i > steps.start;
-                    mma_step::<T, S, TILES, ACC, ONE_GROUP>(
-                        &mut acc,
-                        accumulate,
-                        stage,
-                        stage + S::STAGE_BYTES as u32,
-                        &lane,
-                        |chunk| {
-                            // Only this chunk's MMAs are pending: the previous
-                            // step's have completed, and its stage is free.
-                            match (chunk, previous) {
-                                (0, Some(previous)) => mbarrier::arrive(ring.empty(previous)),
-                                (1, Some(previous)) => feed.release_peers(ring, previous),
-                                _ => {}
-                            }
-                        },
-                    );
+                    let release = |chunk| release_previous(feed, ring, chunk, previous);
+                    if scale_after {
+                        add_scaled(&mut acc, step_scales.take(), &mut step_sums);
+                        let params = mma_step::<T, S, TILES, ACC, true, false>(
+                            &mut step_sums,
+                            false,
+                            stage,
+                            stage + S::STAGE_BYTES as u32,
+                            &lane,
+                            release,
+                        );
+                        step_scales = params.map(|tiles| tiles.map(|rows| rows.map(|row| T::widen_bits(row.scale as u16))));
+                    } else {
+                        let accumulate = i > steps.start;
+                        mma_step::<T, S, TILES, ACC, ONE_GROUP, true>(
+                            &mut acc,
+                            accumulate,
+                            stage,
+                            stage + S::STAGE_BYTES as u32,
+                            &lane,
+                            release,
+                        );
+                    }
                 }
                 fill += 1;
             }
             wgmma::wait::<0>();
             for acc in acc.iter_mut() {
                 wgmma::fence_accumulators(acc);
+            }
+            if scale_after {
+                add_scaled(&mut acc, step_scales.take(), &mut step_sums);
             }
             match out.whole_lines().filter(|_| !steps.is_empty()) {
                 // The tile's last stage, which the MMAs have done with, is
@@ -625,6 +650,48 @@ pub(super) mod hopper {
                     }
                     // SAFETY: out as the caller's.
                     unsafe { lane.store_tiles(&acc, first_row, first_m, &out) };
+                }
+            }
+            if scale_after {
+                acc = [[0.0; ACC]; TILES];
+            }
+        }
+    }
+
+    /// Each consumer thread, after chunk `chunk` of a step's MMAs, when
+    /// only that chunk's are pending: the previous step's (`previous`,
+    /// none at a tile's first step) have completed, and its stage is free.
+    ///
+    /// # Safety
+    /// Every consumer thread, for each chunk of each step.
+    #[inline(always)]
+    unsafe fn release_previous<T, F: Feed<T>, S: WgmmaTile>(feed: &F, ring: &Ring<S>, chunk: usize, previous: Option<u32>) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match (chunk, previous) {
+                (0, Some(previous)) => mbarrier::arrive(ring.empty(previous)),
+                (1, Some(previous)) => feed.release_peers(ring, previous),
+                _ => {}
+            }
+        }
+    }
+
+    /// With `scales` (the consumers' `scale_after`), once the MMAs into
+    /// `step_sums` are waited for: `acc += scale * step_sums`, each sum by
+    /// its weight row's scale (sum `i` of a tile is row `8 * (i % 4 / 2)`
+    /// of the lane's rows, as in `Lane::store_tiles`).
+    #[inline(always)]
+    fn add_scaled<const TILES: usize, const ACC: usize>(
+        acc: &mut [[f32; ACC]; TILES],
+        scales: Option<[[f32; 2]; TILES]>,
+        step_sums: &mut [[f32; ACC]; TILES],
+    ) {
+        if let Some(scales) = scales {
+            wgmma::wait::<0>();
+            for a in 0..TILES {
+                wgmma::fence_accumulators(&mut step_sums[a]);
+                for i in 0..ACC {
+                    acc[a][i] = core::f32::math::mul_add(step_sums[a][i], scales[a][i % 4 / 2], acc[a][i]);
                 }
             }
         }

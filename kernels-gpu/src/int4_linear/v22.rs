@@ -17,7 +17,10 @@
 //! near 1 µs at first, not the 0.6 predicted: `ncu` and the SASS put it
 //! at issue (4,800 warp instructions a block and step, call A), not at the
 //! MMAs nor the memory; reading a step's constants once at G = 128 (calls
-//! D and F) took it to 0.93 µs.
+//! D and F) took it to 0.93 µs. From run 46, at G = 128 its consumers
+//! (and version 23's) multiply the exact `u - z` and scale each step's sums
+//! in f32 (`v12::hopper::consume`): a step loop of 331 instructions in
+//! place of 372, 2.8-6% faster unsplit at M = 16 (split: -2% to +1%).
 //!
 //! Shared memory: version 12's ring of `STAGES` stages, each version 10's
 //! codes and activations (layout in `v10.rs`, 16 activation rows: two
