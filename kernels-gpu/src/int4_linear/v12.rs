@@ -676,10 +676,12 @@ pub(super) mod hopper {
         }
     }
 
-    /// With `scales` (the consumers' `scale_after`), once the MMAs into
-    /// `step_sums` are waited for: `acc += scale * step_sums`, each sum by
-    /// its weight row's scale (sum `i` of a tile is row `8 * (i % 4 / 2)`
-    /// of the lane's rows, as in `Lane::store_tiles`).
+    /// With `scales` (the consumers' `scale_after`): waits for the MMAs
+    /// into `step_sums`, then `acc += scale * step_sums`, each sum times
+    /// its weight row's scale (sum `i` of a tile is the lane's row plus `8
+    /// * (i % 4 / 2)`, as in `Lane::store_tiles`). Indexed loops: written
+    /// with iterator adapters, LLVM kept both arrays in local memory (run
+    /// 46).
     #[inline(always)]
     fn add_scaled<const TILES: usize, const ACC: usize>(
         acc: &mut [[f32; ACC]; TILES],
