@@ -24,7 +24,7 @@
 
 use crate::Error;
 use crate::float::{Float, PerFloat};
-use crate::int4_weights::Int4Shape;
+use crate::int4_weights::{Int4Mode, Int4Shape};
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::{self, GROUP_SIZES};
 use quant_kernels_abi::int4_linear::{
@@ -373,8 +373,10 @@ impl Int4LinearVersion {
         Self::V23 { split_k: 1 },
     ];
 
-    /// The version [`plan`] uses for `m` activation rows of type `T` and
-    /// `n x k` weights on `device`, with its launch choice ([`tuned`](Self::tuned)).
+    /// The version for `m` activation rows of type `T` and `n x k` weights
+    /// on `device`, with its launch choice ([`tuned`](Self::tuned)), for
+    /// weights with or without zero points alike; [`plan`] refines it by
+    /// the weights' mode ([`best_for_weights`](Self::best_for_weights)).
     pub fn best_for<T: Float>(m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
         let version = match T::NAME {
             "f32" if m == 1 => Self::V2,
@@ -447,6 +449,32 @@ impl Int4LinearVersion {
             _ => Self::V7 { split_k: 1 },
         };
         version.tuned(m, n, k, device)
+    }
+
+    /// [`best_for`](Self::best_for), refined by what it does not take:
+    /// whether the weights of `shape` have zero points. Where it picks
+    /// version 13 split over `K` of at most [`V12_SPLIT_MAX_K`] for
+    /// symmetric weights at `G = 128`, version 12 with the same split: at
+    /// 128 x 11008 x 4096 (split 3) and 256 x 4096 x 4096 (split 4) on the
+    /// H100 version 12 was 4.2-5.5% faster there in four sittings
+    /// (docs/PERF.md, runs 44 to 46); with zero points version 13 reads
+    /// its group constants 8 steps at a time, which version 12 never does,
+    /// and was 1.9% faster at 128 x 11008 x 4096 (run 46, call D), and
+    /// past 8192 columns it was 15-21% faster in both modes. [`plan`] and
+    /// [`Kernels::int4_linear`](crate::Kernels::int4_linear) launch this
+    /// version.
+    pub fn best_for_weights<T: Float>(m: usize, shape: &Int4Shape, device: &DeviceInfo) -> Self {
+        match Self::best_for::<T>(m, shape.n, shape.k, device) {
+            Self::V13 { split_k }
+                if split_k > 1
+                    && shape.mode == Int4Mode::Symmetric
+                    && shape.group_size == 128
+                    && shape.k <= V12_SPLIT_MAX_K =>
+            {
+                Self::V12 { split_k }
+            }
+            version => version,
+        }
     }
 
     /// This version with the launch choice that suits `m` activation rows
@@ -719,6 +747,12 @@ pub const V23_MAX_K: usize = 28672;
 /// calls of long rows is not known.
 pub const V23_SPLIT_MAX_K: usize = 8192;
 
+/// The longest rows (`k`) for which [`Int4LinearVersion::best_for_weights`]
+/// takes version 12 over version 13 in a split call with symmetric
+/// weights at `G = 128`: 64 groups, past which version 13's producers read
+/// the group constants 8 steps at a time.
+pub const V12_SPLIT_MAX_K: usize = 8192;
+
 /// Version 23 (version 22 where it splits rows longer than
 /// [`V23_SPLIT_MAX_K`]) with its split, for 9 to 16 half-precision
 /// activation rows (version 17's wide tile; the caller keeps `m` at most
@@ -952,7 +986,7 @@ pub fn workspace_len(version: Int4LinearVersion, m: usize, n: usize) -> Result<u
 
 /// Checks one call with activations and outputs of type `T` against the
 /// weights' shape and returns the plan of
-/// [`Int4LinearVersion::best_for`]`::<T>(m, n, k, device)`, or `None` when
+/// [`Int4LinearVersion::best_for_weights`]`::<T>(m, shape, device)`, or `None` when
 /// there is nothing to compute (`m == 0` or `n == 0`).
 ///
 /// Kernel arguments, the same for every version, in order: `x: CUdeviceptr`
@@ -969,7 +1003,7 @@ pub fn plan<T: Float>(
     buffers: &Int4LinearBuffers,
     device: &DeviceInfo,
 ) -> Result<Option<Int4LinearPlan>, Error> {
-    let version = Int4LinearVersion::best_for::<T>(buffers.m, shape.n, shape.k, device);
+    let version = Int4LinearVersion::best_for_weights::<T>(buffers.m, shape, device);
     plan_version::<T>(shape, buffers, version)
 }
 
@@ -1159,8 +1193,8 @@ mod cuda {
 
         /// Enqueues `y = x * dequant(W)^T + bias` on `stream`, for `m` rows
         /// of activations `x[m][k]` (16-byte aligned) into `y[m][n]`, both
-        /// f32, f16 or bf16, with the version best for that type and shape
-        /// on this device ([`Int4LinearVersion::best_for`]).
+        /// f32, f16 or bf16, with the version best for that type and the
+        /// weights on this device ([`Int4LinearVersion::best_for_weights`]).
         pub fn int4_linear<T: Float + DeviceCopy>(
             &self,
             x: &DeviceSlice<T>,
@@ -1169,8 +1203,7 @@ mod cuda {
             y: &mut DeviceSlice<T>,
             stream: &Stream,
         ) -> Result<(), Error> {
-            let Int4Shape { n, k, .. } = layer.shape;
-            let version = Int4LinearVersion::best_for::<T>(m, n, k, self.device());
+            let version = Int4LinearVersion::best_for_weights::<T>(m, &layer.shape, self.device());
             self.int4_linear_version(version, x, m, layer, y, stream)
         }
 

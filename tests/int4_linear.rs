@@ -146,6 +146,27 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     ensure(matches!(chosen, Int4LinearVersion::V17 { .. }), || format!("m = {}: {chosen:?}", v7::ABOVE_M))?;
     let chosen = Int4LinearVersion::best_for::<f32>(1024, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V1, || "f32 GEMM".into())?;
+    // The plan's pick refines best_for by the weights' mode (run 46):
+    // version 12 in place of a split version 13 for symmetric weights at G =
+    // 128 and k up to V12_SPLIT_MAX_K, version 13 with zero points or past it.
+    let (v12, v13) = (|split_k| Int4LinearVersion::V12 { split_k }, |split_k| Int4LinearVersion::V13 { split_k });
+    for (m, n, k, group_size, mode, expected) in [
+        (128, 11008, 4096, 128, Int4Mode::Symmetric, v12(3)),
+        (128, 11008, 4096, 128, Int4Mode::Asymmetric, v13(3)),
+        (128, 11008, 4096, 64, Int4Mode::Symmetric, v13(3)),
+        (256, 4096, 4096, 128, Int4Mode::Symmetric, v12(4)),
+        (256, 4096, int4_linear::V12_SPLIT_MAX_K, 128, Int4Mode::Symmetric, v12(4)),
+        (256, 4096, int4_linear::V12_SPLIT_MAX_K + 128, 128, Int4Mode::Symmetric, v13(4)),
+        (128, 4096, 11008, 128, Int4Mode::Symmetric, v13(8)),
+        (1024, 4096, 4096, 128, Int4Mode::Symmetric, v13(1)),
+    ] {
+        let shape = Int4Shape::new(n, k, group_size, mode)?;
+        let chosen = Int4LinearVersion::best_for_weights::<bf16>(m, &shape, &H100);
+        ensure(chosen == expected, || format!("{m}x{n}x{k} G={group_size} {mode:?}: {chosen:?}"))?;
+        ensure(chosen.split_k() == Int4LinearVersion::best_for::<bf16>(m, n, k, &H100).split_k(), || {
+            format!("{m}x{n}x{k}: the split changed")
+        })?;
+    }
     // 128 x 128 tiles: ragged N and M round up; 8 warps; the 3-stage ring.
     let wide = Int4Shape::new(200, 256, 64, Int4Mode::Asymmetric)?;
     let unsplit = Int4LinearVersion::V7 { split_k: 1 };
