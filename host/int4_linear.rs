@@ -456,8 +456,9 @@ impl Int4LinearVersion {
     /// version 13 split over `K` of at most [`V12_SPLIT_MAX_K`] for
     /// symmetric weights at `G = 128`, version 12 with the same split: at
     /// 128 x 11008 x 4096 (split 3) and 256 x 4096 x 4096 (split 4) on the
-    /// H100 version 12 was 4.2-5.5% faster there in four sittings
-    /// (docs/PERF.md, runs 44 to 46); with zero points version 13 reads
+    /// H100 version 12 was faster there in every sitting since run 44
+    /// (docs/PERF.md; 4.2-5.5% in runs 45 and 46, 0.3-0.6% in run 44);
+    /// with zero points version 13 reads
     /// its group constants 8 steps at a time, which version 12 never does,
     /// and was 1.9% faster at 128 x 11008 x 4096 (run 46, call D), and
     /// past 8192 columns it was 15-21% faster in both modes. [`plan`] and
@@ -743,7 +744,8 @@ pub const V23_MAX_K: usize = 28672;
 /// 8192 x 28672 (split 4) by up to 0.9% (2-3% with zero points; 0.4%
 /// slower once), where version 23 was 1.6-3% faster at 11008 x 4096
 /// (split 3; within 0.8% with zero points) and unsplit at every shape
-/// (run 46: 1-7%). Why the producers' copies beat the TMA unit's in split
+/// but 4096 x 11008 with zero points (run 46 call C: 4.7-6.9%; 0.7%
+/// slower there). Why the producers' copies beat the TMA unit's in split
 /// calls of long rows is not known.
 pub const V23_SPLIT_MAX_K: usize = 8192;
 
