@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | f32 (v1, v2) | `1e-5` (about 1e-7 measured) | f32 FMA chains over exact small integers, one scale product per chunk |
 //! | f16 (v3 and up) | `2e-3` (2.2e-4 to 2.8e-4 measured) | the output's rounding (`2^-11`); v3/v4 also round each weight `(u - z) s` once to f16 |
-//! | bf16 (v3 and up) | `1e-2` (1.7e-3 to 2.7e-3 measured) | the same with `u = 2^-8`; v5, v6 and v17 (and v22, v23 at `G = 128`) round no weight, only the output |
+//! | bf16 (v3 and up) | `1e-2` (1.7e-3 to 2.7e-3 measured) | the same with `u = 2^-8`; v5, v6 and v17 round no weight, only the output; v22 and v23 at `G = 128` round no weight either, but their scale once to bf16 |
 //!
 //! The norm-wise bound holds over outputs of 256 elements or more; a few
 //! outputs that cancel to near zero can exceed it in relative terms, so
@@ -375,9 +375,32 @@ impl Int4LinearVersion {
 
     /// The version for `m` activation rows of type `T` and `n x k` weights
     /// on `device`, with its launch choice ([`tuned`](Self::tuned)), for
-    /// weights with or without zero points alike; [`plan`] refines it by
-    /// the weights' mode ([`best_for_weights`](Self::best_for_weights)).
+    /// weights with or without zero points alike; [`plan`] takes
+    /// [`best_for_weights`](Self::best_for_weights), which also knows
+    /// their mode and group size.
     pub fn best_for<T: Float>(m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
+        Self::pick::<T>(m, n, k, device, None)
+    }
+
+    /// [`best_for`](Self::best_for) for the weights of `shape`: where a
+    /// call splits `K` past 64 rows, version 12 in place of version 13 for
+    /// symmetric weights at `G = 128` with `k` at most [`V12_SPLIT_MAX_K`].
+    /// At 128 x 11008 x 4096 (split 3) and 256 x 4096 x 4096 (split 4) on
+    /// the H100 version 12 was faster there in every sitting since run 44
+    /// (docs/PERF.md; 4.2-5.5% in runs 45 and 46, 0.3-0.6% in run 44);
+    /// with zero points version 13 reads its group constants 8 steps at a
+    /// time, which version 12 never does, and was 1.9% faster at 128 x
+    /// 11008 x 4096 (run 46, call D), and past 8192 columns it was 15-21%
+    /// faster in both modes. [`plan`] and
+    /// [`Kernels::int4_linear`](crate::Kernels::int4_linear) launch this
+    /// version.
+    pub fn best_for_weights<T: Float>(m: usize, shape: &Int4Shape, device: &DeviceInfo) -> Self {
+        Self::pick::<T>(m, shape.n, shape.k, device, Some(shape))
+    }
+
+    /// [`best_for`](Self::best_for), or [`best_for_weights`](Self::best_for_weights)
+    /// where `weights` is given.
+    fn pick<T: Float>(m: usize, n: usize, k: usize, device: &DeviceInfo, weights: Option<&Int4Shape>) -> Self {
         let version = match T::NAME {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
@@ -431,13 +454,20 @@ impl Int4LinearVersion {
             // 17.50 µs against version 13 split 8's 19.59, and on the
             // other four benchmark shapes at M = 128, where the model
             // predicts version 13, version 13 was faster (run 26, call F).
+            //
+            // And version 12 in split calls of symmetric weights where the
+            // model does not see what makes it faster (`best_for_weights`).
             _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => {
                 let (v12, v13, v19) = (Self::V12 { split_k: 1 }, Self::V13 { split_k: 1 }, Self::V19 { split_k: 1 });
                 let (split, v13_ns) = tiled_split(v13, m, n, k, device);
                 let v12_ns = v12
                     .tiled_block()
                     .map_or(u128::MAX, |block| tiled_predicted_ns(&block, (m, n, k), device, split as usize));
-                let (pick, pick_ns) = if v12_ns < v13_ns { (v12, v12_ns) } else { (v13, v13_ns) };
+                let v12_measured_faster = split > 1
+                    && weights
+                        .is_some_and(|w| w.mode == Int4Mode::Symmetric && w.group_size == 128 && k <= V12_SPLIT_MAX_K);
+                let pick = if v12_ns < v13_ns || v12_measured_faster { v12 } else { v13 };
+                let pick_ns = v12_ns.min(v13_ns);
                 if m <= v13::BLOCK_M {
                     let (v19_split, v19_ns) = tiled_split(v19, m, n, k, device);
                     if v19_ns < pick_ns {
@@ -449,33 +479,6 @@ impl Int4LinearVersion {
             _ => Self::V7 { split_k: 1 },
         };
         version.tuned(m, n, k, device)
-    }
-
-    /// [`best_for`](Self::best_for), refined by what it does not take:
-    /// whether the weights of `shape` have zero points. Where it picks
-    /// version 13 split over `K` of at most [`V12_SPLIT_MAX_K`] for
-    /// symmetric weights at `G = 128`, version 12 with the same split: at
-    /// 128 x 11008 x 4096 (split 3) and 256 x 4096 x 4096 (split 4) on the
-    /// H100 version 12 was faster there in every sitting since run 44
-    /// (docs/PERF.md; 4.2-5.5% in runs 45 and 46, 0.3-0.6% in run 44);
-    /// with zero points version 13 reads
-    /// its group constants 8 steps at a time, which version 12 never does,
-    /// and was 1.9% faster at 128 x 11008 x 4096 (run 46, call D), and
-    /// past 8192 columns it was 15-21% faster in both modes. [`plan`] and
-    /// [`Kernels::int4_linear`](crate::Kernels::int4_linear) launch this
-    /// version.
-    pub fn best_for_weights<T: Float>(m: usize, shape: &Int4Shape, device: &DeviceInfo) -> Self {
-        match Self::best_for::<T>(m, shape.n, shape.k, device) {
-            Self::V13 { split_k }
-                if split_k > 1
-                    && shape.mode == Int4Mode::Symmetric
-                    && shape.group_size == 128
-                    && shape.k <= V12_SPLIT_MAX_K =>
-            {
-                Self::V12 { split_k }
-            }
-            version => version,
-        }
     }
 
     /// This version with the launch choice that suits `m` activation rows
