@@ -288,8 +288,9 @@ pub enum Int4LinearVersion {
     /// 1.10-1.39x faster than version 18 (docs/PERF.md, run 24). (Versions
     /// 20 and 21 were measured and removed: docs/PERF.md, runs 24 and 25.)
     V19 { split_k: u32 },
-    /// Version 19 with 16 activation rows a block (`wgmma` m64n16k16) and
-    /// 8 stages: up to 16 rows, a quarter of version 19's MMAs. Compute
+    /// Version 19 with 16 activation rows a block and 8 stages: up to 16
+    /// rows, a quarter of version 19's MMAs, by `mma.sync` a warp (run 47;
+    /// `wgmma` m64n16k16 before). Compute
     /// capability 9.0 only; split as version 7. At M = 16 1.02-1.17x faster
     /// than version 17 on four benchmark shapes (docs/PERF.md, run 27);
     /// [`best_for`](Self::best_for) took it from 9 to 16 rows past

@@ -504,9 +504,10 @@ pub mod int4_linear {
 
     /// Version 22, `int4_linear_v22_*` and `int4_linear_v22_split_k_*`
     /// (sm_90a only): version 19 with 16 activation rows a block
-    /// (`m64n16k16`), for up to 16 rows: a quarter of version 19's MMAs
-    /// and activations a step, and 8 stages of 28 KB (225 KB of shared
-    /// memory), all in flight.
+    /// (`mma.sync.m16n8k16` per warp since run 47; `m64n16k16` before),
+    /// for up to 16 rows: a quarter of version 19's MMAs and activations a
+    /// step, and 8 stages of 28 KB (225 KB of shared memory), all in
+    /// flight.
     pub mod v22 {
         wgmma_tile!(128, 16, 8);
         producer_consumer_loop!();

@@ -120,3 +120,23 @@ pub fn magic_plus_codes<T: MmaHalf>(codes: u32) -> u32 {
 pub fn splat2(bits: u16) -> u32 {
     bits as u32 * 0x0001_0001
 }
+
+/// `ldmatrix.x4`: four 8 x 8 matrices of 16-bit values from shared memory.
+/// Lane `8 j + i` gives the address of row `i` of matrix `j` (16 bytes,
+/// 16-byte aligned); lane `(g, t)` gets row `g`, elements `2t, 2t + 1` of
+/// matrix `j` in register `j`. Matrices whose rows are B's columns
+/// (K-major) so become B fragments of [`MmaHalf::mma`].
+///
+/// # Safety
+/// The whole warp executes it together, each lane's address as above,
+/// inside the block's shared memory.
+#[inline(always)]
+pub unsafe fn load_matrices_x4(address: u32) -> [u32; 4] {
+    let (a, b, c, d): (u32, u32, u32, u32);
+    // SAFETY: the caller guarantees the addresses.
+    unsafe {
+        asm!("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{a}, {b}, {c}, {d}}}, [{p}];", a = out(reg32) a,
+            b = out(reg32) b, c = out(reg32) c, d = out(reg32) d, p = in(reg32) address)
+    };
+    [a, b, c, d]
+}

@@ -201,6 +201,7 @@ pub(super) mod hopper {
     use crate::int4_linear::mma_tile::{
         Epilogue, RowParams, StepCopies, TileOutput, activation_tiles, codes_minus_zero, dequantize_pair,
     };
+    use crate::mma::load_matrices_x4;
     use crate::wgmma::{self, WgmmaHalf};
     use core::array::from_fn;
     use core::mem::transmute_copy;
@@ -321,6 +322,12 @@ pub(super) mod hopper {
         code_swizzle: u32,
         params: u32,
         b_descriptor: u64,
+        /// The lane's row of `ldmatrix` in a 16-row tile's activations
+        /// ([`Lane::b_rows`]): its byte offset in a half, the low bit of
+        /// its 16-byte chunk, and its swizzle.
+        b_row: u32,
+        b_chunk: u32,
+        b_swizzle: u32,
     }
 
     impl Lane {
@@ -335,7 +342,25 @@ pub(super) mod hopper {
                 code_swizzle: code_swizzle(row),
                 params: (8 * row) as u32,
                 b_descriptor: wgmma::descriptor_swizzle128(0, 1024),
+                // Lanes 0-7: activation rows 0-7, the even chunk; lanes 8-15
+                // the odd chunk; lanes 16-31 rows 8-15 alike.
+                b_row: (128 * (8 * (lane / 16) + lane % 8)) as u32,
+                b_chunk: (lane / 8 % 2) as u32,
+                b_swizzle: (lane % 8) as u32,
             }
+        }
+
+        /// The shared address of the lane's row of `ldmatrix` for MMA
+        /// chunk `chunk` (columns `16 chunk .. + 16`) of a 16-row tile's
+        /// stage at `stage`: its four 8 x 8 matrices are activation rows
+        /// 0-7 and 8-15, each of the chunk's two 16-byte chunks (`2 (chunk
+        /// % 4)` and the next of half `chunk / 4`, in the layout above),
+        /// which are the B fragments of the chunk's two `m16n8k16` MMAs.
+        #[inline(always)]
+        fn b_rows<S: WgmmaTile>(&self, stage: u32, chunk: usize) -> u32 {
+            let column_chunk = (2 * (chunk % 4) as u32 + self.b_chunk) ^ self.b_swizzle;
+            let half = (S::CODE_BYTES_PER_STAGE + S::ACTIVATION_HALF_BYTES * (chunk / 4)) as u32;
+            stage + half + self.b_row + 16 * column_chunk
         }
 
         /// Writes the accumulators of the tile of weight rows from
@@ -721,7 +746,10 @@ pub(super) mod hopper {
     /// The MMAs of one step: per 16-column chunk, the warpgroup dequantizes
     /// its A fragments from the stage's codes at `stage` and the constants
     /// at `constants`, fences, issues one MMA a tile as one group, waits
-    /// until only that group is pending and calls `after_chunk(chunk)`. The
+    /// until only that group is pending and calls `after_chunk(chunk)`;
+    /// with 16 activation rows (`ACC` = 8) each warp instead loads the
+    /// chunk's activations with `ldmatrix` and issues two `mma.sync` a
+    /// tile, complete when it returns. The
     /// first chunk's MMAs add to `acc` if `accumulate`, else overwrite it
     /// (a tile's first step). With `ONE_GROUP` (G = 128: the step is one
     /// group) only slot 0 of the constants is read, for every slot, and
@@ -762,6 +790,15 @@ pub(super) mod hopper {
             })
         };
         let step_params = ONE_GROUP.then(|| slot_params(0));
+        // The 16-row tile (versions 22 and 23) multiplies by `mma.sync`, a
+        // warp at a time (docs/PERF.md, run 47: 2-7% faster at 16 rows,
+        // split or not, than its warpgroup MMAs): its MMAs are small, and
+        // each chunk's warpgroup MMA made the four warps meet and wait for
+        // it. The accumulators' layout is the same.
+        let sync_mma = ACC == 8;
+        if sync_mma && !accumulate {
+            *acc = [[0.0; ACC]; TILES];
+        }
         for p in 0..GROUPS_PER_STEP {
             // Words 4p .. 4p + 4 (columns 32p .. 32p + 32, slot p of the
             // constants) of the lane's rows, and their group's constants.
@@ -781,6 +818,18 @@ pub(super) mod hopper {
                     [pair(0, low), pair(1, low), pair(0, high), pair(1, high)]
                 });
                 let chunk = 2 * p + half;
+                if sync_mma {
+                    // SAFETY: the whole warp; rows of the stage's activations.
+                    let b = unsafe { load_matrices_x4(lane.b_rows::<S>(stage, chunk)) };
+                    for (a, acc) in acc.iter_mut().enumerate() {
+                        // Accumulators 0-3: activation rows 0-7; 4-7: rows 8-15.
+                        let (rows_0_7, rows_8_15) = acc.split_at_mut(4);
+                        T::mma(rows_0_7.try_into().unwrap(), fragments[a], [b[0], b[1]]);
+                        T::mma(rows_8_15.try_into().unwrap(), fragments[a], [b[2], b[3]]);
+                    }
+                    after_chunk(chunk);
+                    continue;
+                }
                 let b = wgmma::advance(
                     lane.b_descriptor,
                     stage

@@ -1,6 +1,6 @@
 //! Version 22 (`sm_90a` only): version 19's pipeline ([`super::v12`]) with
-//! a tile of 256 weight rows x 16 activation rows (`wgmma.mma_async.m64n16k16`).
-//! Shapes from `quant_kernels_abi::int4_linear::v22`.
+//! a tile of 256 weight rows x 16 activation rows. Shapes from
+//! `quant_kernels_abi::int4_linear::v22`.
 //!
 //! Up to 16 activation rows version 19 multiplies 64, and its step (1.31 µs
 //! at 64 x 28672 x 8192, run 24) is about twice what the weights' bytes
@@ -21,6 +21,11 @@
 //! (and version 23's) multiply the exact `u - z` and scale each step's sums
 //! in f32 (`v12::hopper::consume`): a step loop of 331 instructions in
 //! place of 372, 2.8-6% faster unsplit at M = 16 (split: -2% to +1%).
+//! From run 47 its consumer warps multiply by `mma.sync.m16n8k16`, B
+//! loaded from the stage by `ldmatrix`, in place of a warpgroup MMA
+//! (`m64n16k16`) a chunk (`v10::hopper::mma_step`): 2-7% faster at M = 16
+//! on every call but 4096 x 11008 (split 8 within 0.6%, unsplit 1.5-5%
+//! slower), with a step loop of 317 instructions.
 //!
 //! Shared memory: version 12's ring of `STAGES` stages, each version 10's
 //! codes and activations (layout in `v10.rs`, 16 activation rows: two
