@@ -577,8 +577,9 @@ pub(super) mod hopper {
         // them between the next step's first dequantization and its MMAs
         // was slower on most calls).
         let scale_after = ONE_GROUP && TILES * ACC < 8 * TILES * GROUPS_PER_STEP;
-        // Zero once: a tile's first MMAs overwrite them (see `wgmma::mma`),
-        // and with no steps every tile's sums are these zeros. With
+        // Zero once: a tile's first MMAs overwrite them (see `wgmma::mma`;
+        // `mma_step` zeroes them first where it uses `mma.sync`), and with
+        // no steps every tile's sums are these zeros. With
         // `scale_after` they are zeroed again after each tile.
         let mut acc = [[0.0f32; ACC]; TILES];
         let mut step_sums = [[0.0f32; ACC]; TILES];
