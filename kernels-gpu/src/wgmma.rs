@@ -229,9 +229,11 @@ pub fn wait<const PENDING: u32>() {
 /// `acc += A * B` (or `acc = A * B` when `accumulate` is false) by
 /// `m64n16k16` (`ACC` = 8 accumulators), `m64n64k16` (32), `m64n128k16`
 /// (64) or `m64n256k16` (128):
-/// the MMA whose accumulators `acc` holds. (The int4 GEMMs' 16-row tile,
-/// whose code instantiates `m64n16k16`, multiplies by `mma.sync` since run
-/// 47: `int4_linear::v10::hopper::mma_step`.) Starting a sum with `accumulate`
+/// the MMA whose accumulators `acc` holds. (Since run 47 no entry point
+/// issues `m64n16k16`: the int4 GEMMs' 16-row tile multiplies by
+/// `mma.sync`, and instantiates it only in the branch of
+/// `int4_linear::v10::hopper::mma_step` it does not take, which the
+/// compile-time check of `ACC` here then still needs.) Starting a sum with `accumulate`
 /// false, rather than zeroing the registers, keeps ptxas from serializing
 /// the MMAs: it does so (warning C7515) where other instructions write
 /// accumulators inside a loop that has MMAs in flight.
