@@ -598,7 +598,7 @@ pub(super) mod hopper {
                     wgmma::fence_shared_writes();
                     let release = |chunk| release_previous(feed, ring, chunk, previous);
                     if scale_after {
-                        add_scaled(&mut acc, step_scales.take(), &mut step_sums);
+                        add_scaled(&mut acc, step_scales.take(), &step_sums);
                         let params = mma_step::<T, S, TILES, ACC, true, false>(
                             &mut step_sums,
                             false,
@@ -627,7 +627,7 @@ pub(super) mod hopper {
                 wgmma::fence_accumulators(acc);
             }
             if scale_after {
-                add_scaled(&mut acc, step_scales.take(), &mut step_sums);
+                add_scaled(&mut acc, step_scales.take(), &step_sums);
             }
             match out.whole_lines().filter(|_| !steps.is_empty()) {
                 // The tile's last stage, which the MMAs have done with, is
@@ -677,22 +677,21 @@ pub(super) mod hopper {
         }
     }
 
-    /// With `scales` (the consumers' `scale_after`): waits for the MMAs
-    /// into `step_sums`, then `acc += scale * step_sums`, each sum times
-    /// its weight row's scale (sum `i` of a tile is the lane's row plus `8
-    /// * (i % 4 / 2)`, as in `Lane::store_tiles`). Indexed loops: written
-    /// with iterator adapters, LLVM kept both arrays in local memory (run
-    /// 46).
+    /// With `scales` (the consumers' `scale_after`): `acc += scale *
+    /// step_sums`, each sum times its weight row's scale (sum `i` of a tile
+    /// is the lane's row plus `8 * (i % 4 / 2)`, as in `Lane::store_tiles`).
+    /// Nothing to wait for: `scale_after` holds for the 16-row tile only
+    /// (8 sums a tile), whose `mma.sync` MMAs are complete when `mma_step`
+    /// returns. Indexed loops: written with iterator adapters, LLVM kept
+    /// both arrays in local memory (run 46).
     #[inline(always)]
     fn add_scaled<const TILES: usize, const ACC: usize>(
         acc: &mut [[f32; ACC]; TILES],
         scales: Option<[[f32; 2]; TILES]>,
-        step_sums: &mut [[f32; ACC]; TILES],
+        step_sums: &[[f32; ACC]; TILES],
     ) {
         if let Some(scales) = scales {
-            wgmma::wait::<0>();
             for a in 0..TILES {
-                wgmma::fence_accumulators(&mut step_sums[a]);
                 for i in 0..ACC {
                     acc[a][i] = core::f32::math::mul_add(step_sums[a][i], scales[a][i % 4 / 2], acc[a][i]);
                 }
