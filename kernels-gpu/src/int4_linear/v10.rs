@@ -743,6 +743,15 @@ pub(super) mod hopper {
         }
     }
 
+    /// Whether [`mma_step`] multiplies a tile of `acc` accumulators a
+    /// thread by `mma.sync`, a warp at a time, in place of warpgroup MMAs:
+    /// the 16-row tile only. At 64 rows (version 19) `mma.sync` was 14-35%
+    /// slower (docs/PERF.md, run 48).
+    #[inline(always)]
+    pub(in crate::int4_linear) const fn sync_mma(acc: usize) -> bool {
+        acc == 8
+    }
+
     /// The MMAs of one step: per 16-column chunk, the warpgroup dequantizes
     /// its A fragments from the stage's codes at `stage` and the constants
     /// at `constants`, fences, issues one MMA a tile as one group, waits
@@ -795,7 +804,7 @@ pub(super) mod hopper {
         // split or not, than its warpgroup MMAs): its MMAs are small, and
         // each chunk's warpgroup MMA made the four warps meet and wait for
         // it. The accumulators' layout is the same.
-        let sync_mma = ACC == 8;
+        let sync_mma = sync_mma(ACC);
         if sync_mma && !accumulate {
             *acc = [[0.0; ACC]; TILES];
         }
