@@ -145,7 +145,9 @@ pub(super) mod hopper {
     use crate::grid_dependency::begin_after_previous_grid;
     use crate::int4_linear::mma_tile::{TileOrigin, TileOutput};
     use crate::int4_linear::v10::WgmmaTile;
-    use crate::int4_linear::v10::hopper::{ConstantWindows, Lane, StepGroups, mma_step, stage_copies, store_constants, sync_mma};
+    use crate::int4_linear::v10::hopper::{
+        ConstantWindows, Lane, StepGroups, mma_step, stage_copies, store_constants, sync_mma,
+    };
     use crate::mbarrier;
     use crate::tma::{TensorMapAddress, prefetch_3d_l2, prefetch_bulk_l2};
     use crate::wgmma::{self, WgmmaHalf, set_max_registers};
