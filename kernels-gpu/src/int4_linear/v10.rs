@@ -120,8 +120,9 @@ pub(super) trait WgmmaTile {
     /// Whether the windows are also for the short rows of symmetric
     /// layers (`hopper::SCALAR_LOADS_MAX_GROUPS`): in version 13, 1.3-3.7%
     /// faster at M = 128 to 8192 on 4096 x 4096, 11008 x 4096 and 28672 x
-    /// 8192 (docs/PERF.md, run 36, one round), where version 23 at M = 16
-    /// had lost 4-5% by them (run 33).
+    /// 8192 (docs/PERF.md, run 36, one round); in version 23, 7.8% faster
+    /// at 16 x 28672 x 8192 and 0.2-4.2% slower on its short split slices
+    /// (run 48, call E; run 33 had found them 4-5% slower).
     const SHORT_ROW_WINDOWS: bool;
 }
 
@@ -648,8 +649,8 @@ pub(super) mod hopper {
     /// slowed 16 x 28672 x 8192 from 57.6 to 60.2 µs and 16 x 4096 x 4096
     /// split 8 by 5% (call B, not explained), while at 16 x 8192 x 28672
     /// split 4 they took 62.2 µs to 58.7 (call F), and with zero points
-    /// 76.4 to 62.4. Version 13 takes the windows on every row
-    /// (`WgmmaTile::SHORT_ROW_WINDOWS`).
+    /// 76.4 to 62.4. Versions 13 and 23 (from run 48) take the windows on
+    /// every row (`WgmmaTile::SHORT_ROW_WINDOWS`).
     const SCALAR_LOADS_MAX_GROUPS: usize = 64;
 
     /// One producer thread's group constants at G = 128, read a window of

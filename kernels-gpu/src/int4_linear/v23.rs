@@ -19,6 +19,16 @@
 //! producers' loads of the constants waiting longer. The library's choice
 //! from 9 to 16 rows where `k` is at most 16384.
 //!
+//! From run 48 its producers read the group constants of symmetric layers
+//! a window of 8 steps at a time on rows up to `k` = 8192 too (`windows on
+//! short rows`), as version 13's do: 7.8% faster at 16 x 28672 x 8192
+//! (53.53 to 49.35 µs), 0.2% slower at 16 x 11008 x 4096 split 3 and 4.2%
+//! at 16 x 4096 x 4096 split 8, where the library takes version 17
+//! (`docs/PERF.md`, run 48, call E). Run 33 had measured them 4-5% slower
+//! on that tile. Version 22's producers keep the scalar loads: with
+//! windows its split entry points spilled 4 bytes and its split calls ran
+//! 0.9-5.7% slower.
+//!
 //! **The tensor map** is the second argument, in place of `qweight`'s
 //! address: the banded codes as a 3-D array of words (ABI `v23` has the
 //! view and the box), 64-byte swizzle. A band's step is 16 rows of 64 bytes
@@ -55,7 +65,7 @@ use core::ops::Range;
 /// [`hopper::TensorMapCodes`].
 pub(super) struct V23;
 
-wgmma_tile!(V23, v23, windows);
+wgmma_tile!(V23, v23, windows on short rows);
 
 tensor_map_entry_points! {
     V23, qweight: int4_linear_v23_f16, int4_linear_v23_bf16;
