@@ -769,8 +769,10 @@ pub(super) mod hopper {
     ///
     /// # Safety
     /// The whole warpgroup calls it; the stage and constants are written
-    /// and visible to the MMAs (the async proxy), and stay unwritten until
-    /// a `wgmma::wait` covers the step's last group.
+    /// and visible to the MMAs (to the async proxy for warpgroup MMAs, to
+    /// the generic proxy for `ldmatrix` where [`sync_mma`]), and stay
+    /// unwritten until a `wgmma::wait` covers the step's last group (with
+    /// `mma.sync`, until it returns).
     #[inline(always)]
     pub(in crate::int4_linear) unsafe fn mma_step<
         T: WgmmaHalf,

@@ -630,6 +630,7 @@ pub(super) mod hopper {
                 }
                 fill += 1;
             }
+            // (Nothing is pending with `mma.sync`; once a tile, not worth a branch.)
             wgmma::wait::<0>();
             for acc in acc.iter_mut() {
                 wgmma::fence_accumulators(acc);
@@ -668,8 +669,9 @@ pub(super) mod hopper {
     }
 
     /// Each consumer thread, after chunk `chunk` of a step's MMAs, when
-    /// only that chunk's are pending: the previous step's (`previous`,
-    /// none at a tile's first step) have completed, and its stage is free.
+    /// only that chunk's are pending (none with `mma.sync`): the previous
+    /// step's (`previous`, none at a tile's first step) have completed, and
+    /// its stage is free.
     ///
     /// # Safety
     /// Every consumer thread, for each chunk of each step.
