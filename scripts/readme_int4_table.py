@@ -3,7 +3,7 @@
 #   scripts/readme_int4_table.py docs/logs/2026-11-26-h100-run36 B
 # reads report-B.json.gz (`quant-kernels bench --kernel "int4_linear bf16"`),
 # compare-B.md (`scripts/compare.py` against the PyTorch peers of the same
-# call) and picks-B.txt (`Int4LinearVersion::best_for::<bf16>` on an H100,
+# call) and picks-B.txt (`Int4LinearVersion::best_for::<bf16>` on an H100 or H200,
 # compute capability 9.0 and 132 multiprocessors, one "n k m Version" a
 # line, printed by a temporary example at the commit the call ran). A row
 # names the library's pick where the fastest version differs.
