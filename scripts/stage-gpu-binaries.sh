@@ -24,7 +24,7 @@ cargo bench --no-run --message-format=json 2>/dev/null | executables bench | whi
 done
 cargo build --release
 strip --strip-debug -o .carry/quant-kernels target/release/quant-kernels
-cp scripts/gpu-check.sh scripts/torch_quantize_semantics.py .carry/
+cp scripts/gpu-check.sh scripts/device-ab.sh scripts/torch_quantize_semantics.py .carry/
 for script in scripts/torch_peers.py scripts/compare.py; do
     if [ -f "$script" ]; then cp "$script" .carry/; else echo "note: $script not present, not staged"; fi
 done
