@@ -32,7 +32,8 @@ const BATCHES: [usize; 6] = [1, 2, 3, 7, 16, 33];
 /// Output widths that are not multiples of the 4-row block or of anything else.
 const WIDTHS: [usize; 8] = [1, 2, 3, 5, 63, 65, 257, 1031];
 
-/// The H100 of the measurements: 132 multiprocessors.
+/// The H100 of the measurements: 132 multiprocessors. The H200 (from run
+/// 49) gives the same `DeviceInfo`, so the plans tested here are its too.
 const H100: DeviceInfo = DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
 /// A forced split of `K` every GPU test runs version 7 with, besides the
 /// versions' defaults: uneven slices, and empty ones where `K` is short.
