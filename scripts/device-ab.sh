@@ -12,8 +12,8 @@
 # form scripts/ab_table.py reads.
 # Usage: [START=epoch] device-ab.sh LOG DEADLINE ROUNDS "FILTER" BUILD...
 set -uo pipefail
+log=$(realpath -m "$1") deadline=$2 rounds=$3 filter=$4
 cd "$(dirname "$0")"
-log=$1 deadline=$2 rounds=$3 filter=$4
 shift 4
 builds=("$@")
 start=${START:-$(date +%s)}
