@@ -31,7 +31,7 @@
 
 use super::GroupParams;
 use super::mma_tile::{Epilogue, LanePosition, activation_tiles, entry_points};
-use crate::device::{Vec4, prefetch_l2};
+use crate::device::{Vec4, lane_id, prefetch_l2};
 use crate::float::Bf16;
 use crate::grid_dependency::{PROGRAMMATIC_LAUNCH, begin_after_previous_grid};
 use crate::mma::{MmaHalf, magic_plus_codes, splat2};
@@ -228,14 +228,17 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     }
 
     /// Asks the L2 for the codes of steps `first_step ..` (`F` of them) of
-    /// the lane's rows, if inside the rows: lane `t` takes row `g` or
-    /// `g + 8` (`t % 2`) of step `first_step + t / 2` in every row tile
-    /// (each 128-byte line twice: it holds two rows' 64 bytes).
+    /// the lane's rows, if inside the rows: the lanes of even `g` take, in
+    /// every row tile, the 128-byte line of rows `g` and `g + 1` (`t % 2 ==
+    /// 0`) or `g + 8` and `g + 9` of step `first_step + t / 2`, so that each
+    /// line is asked for once (until run 50 both lanes of its two rows asked:
+    /// two requests; once was 1-4% faster at 4096 x 4096 and 4096 x 11008
+    /// on the H200, and, with one batch ahead, faster on every shape).
     #[inline(always)]
     fn prefetch(&self, first_step: usize) {
         let steps = self.groups.groups_per_row.div_ceil(Self::GROUPS_PER_STEP);
         let step = first_step + self.t / 2;
-        if self.t / 2 < STEPS_IN_FLIGHT && step < steps {
+        if self.t / 2 < STEPS_IN_FLIGHT && step < steps && (lane_id() / 4) % 2 == 0 {
             for tile in 0..R {
                 // SAFETY: the step's first column is below k, in a row of a band of qweight.
                 unsafe { prefetch_l2(self.code_word(tile, self.t % 2, step, 0)) };
@@ -333,7 +336,8 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
     // At most half the warp's batches: a warp of two that asked for both
     // got its first later, behind the grid's flood of requests (run 43: 1 x
     // 4096 x 4096 7-9% faster asking for one; with 5 or more batches a
-    // warp, asking for one instead of two was 1-3% slower).
+    // warp, asking for one instead of two was 1-3% slower). With the loop
+    // prefetching one batch ahead (run 50) that is the first batch alone.
     if PROGRAMMATIC_LAUNCH {
         // SAFETY: forwarded from the caller; 0 < m.
         let first_lane = unsafe { GroupedLane::<T, N_TILES, G, R>::new(&position, x, qweight, groups, (m, n, k, 0)) };
@@ -352,7 +356,8 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
         // load of the F steps before using any. The L2 fetches this warp's
         // codes PREFETCH_BATCHES batches ahead: the DRAM reads start early
         // without holding registers, and the loads of that batch then wait
-        // on the L2. First the batches of whole steps, with no bounds tests.
+        // on the L2 (without the prefetch the loads alone ran 5% faster on
+        // the H200's large shapes, the whole kernel 3-4% slower: run 50). First the batches of whole steps, with no bounds tests.
         let mut step = warp * F;
         while step + F <= whole_steps {
             lane.prefetch(step + PREFETCH_BATCHES * warps * F);
