@@ -249,10 +249,12 @@ pub mod int4_linear {
     /// f32 accumulators, and L2 prefetches ahead of the loads.
     pub mod v5 {
         /// How many of a warp's batches (`v3::STEPS_IN_FLIGHT` steps each)
-        /// ahead of its loads it asks the L2 to fetch its codes. One since
-        /// run 50 (H200, with each line asked for once: 0.6-5.7% faster than
-        /// two at M = 1 on the five benchmark shapes); two until then.
-        pub const PREFETCH_BATCHES: usize = 1;
+        /// ahead of its loads it asks the L2 to fetch its codes, by entry
+        /// point (`_m8_`, `_m16_`). The `_m8_` ones one since run 50 (H200,
+        /// with each line asked for once: 0.6-5.7% faster than two at M = 1
+        /// on the five benchmark shapes); the `_m16_` ones keep two (with
+        /// one, version 17's at 16 x 4096 x 4096 ran 10% slower).
+        pub const PREFETCH_BATCHES: [usize; 2] = [1, 2];
     }
 
     /// Version 6, `int4_linear_v6_m{8,16}_g{32,64,128}_{f16,bf16}`: version

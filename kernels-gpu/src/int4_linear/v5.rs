@@ -228,17 +228,18 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     }
 
     /// Asks the L2 for the codes of steps `first_step ..` (`F` of them) of
-    /// the lane's rows, if inside the rows: the lanes of even `g` take, in
-    /// every row tile, the 128-byte line of rows `g` and `g + 1` (`t % 2 ==
-    /// 0`) or `g + 8` and `g + 9` of step `first_step + t / 2`, so that each
-    /// line is asked for once (until run 50 both lanes of its two rows asked:
-    /// two requests; once was 1-4% faster at 4096 x 4096 and 4096 x 11008
-    /// on the H200, and, with one batch ahead, faster on every shape).
+    /// the lane's rows, if inside the rows: lane `t` takes, in every row
+    /// tile, row `g` or `g + 8` (`t % 2`) of step `first_step + t / 2`. A
+    /// 128-byte line holds two rows' 64 bytes of a step; for one activation
+    /// tile (`_m8_`) only the lanes of even `g` ask, once a line (run 50,
+    /// H200: two requests a line were 1-4% slower at 4096 x 4096 and 4096 x
+    /// 11008 at M = 1), and for two (`_m16_`) both, as before (see
+    /// `PREFETCH_BATCHES`).
     #[inline(always)]
     fn prefetch(&self, first_step: usize) {
         let steps = self.groups.groups_per_row.div_ceil(Self::GROUPS_PER_STEP);
         let step = first_step + self.t / 2;
-        if self.t / 2 < STEPS_IN_FLIGHT && step < steps && (lane_id() / 4) % 2 == 0 {
+        if self.t / 2 < STEPS_IN_FLIGHT && step < steps && (N_TILES > 1 || (lane_id() / 4) % 2 == 0) {
             for tile in 0..R {
                 // SAFETY: the step's first column is below k, in a row of a band of qweight.
                 unsafe { prefetch_l2(self.code_word(tile, self.t % 2, step, 0)) };
@@ -313,6 +314,7 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
     _group_size: u32,
 ) {
     const F: usize = STEPS_IN_FLIGHT;
+    let prefetch_batches = PREFETCH_BATCHES[N_TILES - 1];
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let position = LanePosition::new(n, ROWS_PER_TILE * R);
     let (warp, warps) = match WARPS {
@@ -336,13 +338,13 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
     // At most half the warp's batches: a warp of two that asked for both
     // got its first later, behind the grid's flood of requests (run 43: 1 x
     // 4096 x 4096 7-9% faster asking for one; with 5 or more batches a
-    // warp, asking for one instead of two was 1-3% slower). With the loop
-    // prefetching one batch ahead (run 50) that is the first batch alone.
+    // warp, asking for one instead of two was 1-3% slower). Where the loop
+    // prefetches one batch ahead (run 50) that is the first batch alone.
     if PROGRAMMATIC_LAUNCH {
         // SAFETY: forwarded from the caller; 0 < m.
         let first_lane = unsafe { GroupedLane::<T, N_TILES, G, R>::new(&position, x, qweight, groups, (m, n, k, 0)) };
         let batches_per_warp = steps.div_ceil(warps * F);
-        for batch in 0..PREFETCH_BATCHES.min(batches_per_warp / 2).max(1) {
+        for batch in 0..prefetch_batches.min(batches_per_warp / 2).max(1) {
             first_lane.prefetch((warp + batch * warps) * F);
         }
     }
@@ -354,13 +356,13 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
         let mut acc = [[[0.0f32; 4]; N_TILES]; R];
         // As in version 3: F consecutive steps a time per warp. Issue every
         // load of the F steps before using any. The L2 fetches this warp's
-        // codes PREFETCH_BATCHES batches ahead: the DRAM reads start early
+        // codes `prefetch_batches` batches ahead: the DRAM reads start early
         // without holding registers, and the loads of that batch then wait
         // on the L2 (without the prefetch the loads alone ran 5% faster on
         // the H200's large shapes, the whole kernel 3-4% slower: run 50). First the batches of whole steps, with no bounds tests.
         let mut step = warp * F;
         while step + F <= whole_steps {
-            lane.prefetch(step + PREFETCH_BATCHES * warps * F);
+            lane.prefetch(step + prefetch_batches * warps * F);
             let batch: [Step<N_TILES, R>; F] = from_fn(|u| lane.load::<true>(step + u));
             for loaded in &batch {
                 GroupedLane::<T, N_TILES, G, R>::accumulate(&mut acc, loaded);
@@ -371,7 +373,7 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
         // where `whole_steps` is 0. A step past the end loads nothing
         // (zeros) and is skipped by the whole warp.
         while step < steps {
-            lane.prefetch(step + PREFETCH_BATCHES * warps * F);
+            lane.prefetch(step + prefetch_batches * warps * F);
             let batch: [Step<N_TILES, R>; F] = from_fn(|u| lane.load::<false>(step + u));
             for (u, loaded) in batch.iter().enumerate() {
                 if step + u < steps {
