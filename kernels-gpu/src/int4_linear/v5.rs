@@ -359,7 +359,8 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
         // codes `prefetch_batches` batches ahead: the DRAM reads start early
         // without holding registers, and the loads of that batch then wait
         // on the L2 (without the prefetch the loads alone ran 5% faster on
-        // the H200's large shapes, the whole kernel 3-4% slower: run 50). First the batches of whole steps, with no bounds tests.
+        // the H200's large shapes, the whole kernel 3-4% slower: run 50).
+        // First the batches of whole steps, with no bounds tests.
         let mut step = warp * F;
         while step + F <= whole_steps {
             lane.prefetch(step + prefetch_batches * warps * F);
