@@ -251,10 +251,16 @@ pub mod int4_linear {
         /// How many of a warp's batches (`v3::STEPS_IN_FLIGHT` steps each)
         /// ahead of its loads it asks the L2 to fetch its codes, by entry
         /// point (`_m8_`, `_m16_`). The `_m8_` ones one since run 50 (H200,
-        /// with each line asked for once: 0.6-5.7% faster than two at M = 1
+        /// with [`PREFETCH_ONCE_A_LINE`]: 0.6-5.7% faster than two at M = 1
         /// on the five benchmark shapes); the `_m16_` ones keep two (with
-        /// one, version 17's at 16 x 4096 x 4096 ran 10% slower).
+        /// one, version 17's at 16 x 4096 x 4096 ran 8% slower).
         pub const PREFETCH_BATCHES: [usize; 2] = [1, 2];
+        /// Whether one lane asks for each 128-byte line of codes (two rows'
+        /// 64 bytes of a step) rather than both lanes of its rows, by entry
+        /// point (`_m8_`, `_m16_`). Once a line was 1-4% faster at M = 1 on
+        /// 4096 x 4096 and 4096 x 11008 (run 50, H200), and 0.4-1.7% slower
+        /// for the `_m16_` entry points at 16 rows.
+        pub const PREFETCH_ONCE_A_LINE: [bool; 2] = [true, false];
     }
 
     /// Version 6, `int4_linear_v6_m{8,16}_g{32,64,128}_{f16,bf16}`: version

@@ -39,7 +39,7 @@ use core::array::from_fn;
 use core::f32::math::mul_add as fma;
 use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, row_start};
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK as ROWS_PER_TILE, STEP_K, STEPS_IN_FLIGHT};
-use quant_kernels_abi::int4_linear::v5::PREFETCH_BATCHES;
+use quant_kernels_abi::int4_linear::v5::{PREFETCH_BATCHES, PREFETCH_ONCE_A_LINE};
 
 entry_points! {
     linear_v5, waits itself:
@@ -230,16 +230,14 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
     /// Asks the L2 for the codes of steps `first_step ..` (`F` of them) of
     /// the lane's rows, if inside the rows: lane `t` takes, in every row
     /// tile, row `g` or `g + 8` (`t % 2`) of step `first_step + t / 2`. A
-    /// 128-byte line holds two rows' 64 bytes of a step; for one activation
-    /// tile (`_m8_`) only the lanes of even `g` ask, once a line (run 50,
-    /// H200: two requests a line were 1-4% slower at 4096 x 4096 and 4096 x
-    /// 11008 at M = 1), and for two (`_m16_`) both, as before (see
-    /// `PREFETCH_BATCHES`).
+    /// 128-byte line holds rows `g` and `g + 1` (`g` even); with
+    /// `PREFETCH_ONCE_A_LINE` only the lanes of even `g` ask for it.
     #[inline(always)]
     fn prefetch(&self, first_step: usize) {
         let steps = self.groups.groups_per_row.div_ceil(Self::GROUPS_PER_STEP);
         let step = first_step + self.t / 2;
-        if self.t / 2 < STEPS_IN_FLIGHT && step < steps && (N_TILES > 1 || (lane_id() / 4) % 2 == 0) {
+        let once_a_line = PREFETCH_ONCE_A_LINE[N_TILES - 1];
+        if self.t / 2 < STEPS_IN_FLIGHT && step < steps && (!once_a_line || (lane_id() / 4) % 2 == 0) {
             for tile in 0..R {
                 // SAFETY: the step's first column is below k, in a row of a band of qweight.
                 unsafe { prefetch_l2(self.code_word(tile, self.t % 2, step, 0)) };
