@@ -12,9 +12,12 @@
 #   peers                    -> bench.log, torch.json        (torch_peers.py)
 #   compare                  -> bench.log, compare.md        (compare.py)
 #   criterion                -> bench.log
+# BENCH_KERNEL limits the report to the cases `--kernel` selects (e.g.
+# "int4_linear bf16") and PEERS_ONLY the peers to one group (`--only
+# linear`), as the call scripts in docs/logs/ did by hand since run 40.
 # Six files at most in LOG_DIR (default gpu-logs/): the GPU machine returns
 # at most 8 files from it.
-# Usage: [STEPS=...] [SANITIZE_RUNS=...] .carry/gpu-check.sh [LOG_DIR]
+# Usage: [STEPS=...] [SANITIZE_RUNS=...] [BENCH_KERNEL=...] [PEERS_ONLY=...] .carry/gpu-check.sh [LOG_DIR]
 set -uo pipefail
 cd "$(dirname "$0")"
 logs=${1:-gpu-logs}
@@ -89,8 +92,9 @@ for step in ${STEPS:-tests sanitizer torch bench peers compare}; do
         tests) run_tests ;;
         sanitizer) sanitize ;;
         torch) python3 torch_quantize_semantics.py ;;
-        bench | report) ./quant-kernels bench --json "$logs/report.json" --png "$logs/report.png" ;;
-        peers) staged torch_peers.py --json "$logs/torch.json" ;;
+        bench | report) ./quant-kernels bench ${BENCH_KERNEL:+--kernel "$BENCH_KERNEL"} --json "$logs/report.json" \
+            --png "$logs/report.png" ;;
+        peers) staged torch_peers.py ${PEERS_ONLY:+--only "$PEERS_ONLY"} --json "$logs/torch.json" ;;
         compare) compare ;;
         criterion) for bench in benches/*; do "$bench" --bench || exit 1; done ;;
         *) echo "unknown step $step"; false ;;
