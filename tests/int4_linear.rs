@@ -800,22 +800,6 @@ fn v17_every_block_shape(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
-/// The decode GEMV's 16-row entry points (versions 5, 6 and 17, from 9
-/// activation rows) at `G = 128` read a batch's two steps' scales and zero
-/// points of a row in one load each where the row has an even number of
-/// groups, and a load a step where it is odd: both, in both modes, with a
-/// row's last batch partial where the block's warps split `K` (every
-/// version runs on each layer, as in `check_layer`).
-fn decode_paired_constants_both_parities(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    for mode in MODES {
-        for groups in [6, 7, 10] {
-            let shape = Int4Shape::new(37, 128 * groups, 128, mode)?;
-            check_layer(kernels, rng, 12, shape, groups % 2 == 0, &versions_under_test())?;
-        }
-    }
-    Ok(())
-}
-
 /// Version 7's tiles: `M` inside, at and past its 128-row tiles, `N` not a
 /// multiple of its 128 weight rows, `K` of one group (one partial step) and
 /// of several steps (the last partial unless G = 128), every group size and
@@ -1393,7 +1377,6 @@ fn main() {
         gpu_test("gpu::producers_read_constant_windows", producers_read_constant_windows),
         gpu_test("gpu::tensor_core_versions_every_block_size", tensor_core_versions_every_block_size),
         gpu_test("gpu::v17_every_block_shape", v17_every_block_shape),
-        gpu_test("gpu::decode_paired_constants_both_parities", decode_paired_constants_both_parities),
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
         gpu_test("gpu::tiled_gemms_many_tile_groups", tiled_gemms_many_tile_groups),

@@ -261,14 +261,6 @@ pub mod int4_linear {
         /// 4096 x 4096 and 4096 x 11008 (run 50, H200), and 0.4-1.7% slower
         /// for the `_m16_` entry points at 16 rows.
         pub const PREFETCH_ONCE_A_LINE: [bool; 2] = [true, false];
-        /// Whether, at `G = 128` (a group a step), a batch of two whole
-        /// steps reads each row's two scales in one 4-byte load and its two
-        /// zero points in one byte, before its codes, rather than a load of
-        /// each a step, by entry point (`_m8_`, `_m16_`). Run 51 (H200):
-        /// version 17's `_m16_` blocks 0.8-7% faster at M = 16 on the five
-        /// benchmark shapes; its `_m8_` ones at M = 1 1.4-1.8% faster on
-        /// 11008 x 4096 and 28672 x 8192 and 1-6% slower on the other three.
-        pub const PAIRED_CONSTANTS: [bool; 2] = [false, true];
     }
 
     /// Version 6, `int4_linear_v6_m{8,16}_g{32,64,128}_{f16,bf16}`: version

@@ -37,9 +37,9 @@ use crate::grid_dependency::{PROGRAMMATIC_LAUNCH, begin_after_previous_grid};
 use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use core::array::from_fn;
 use core::f32::math::mul_add as fma;
-use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, SYMMETRIC_ZERO_POINT, row_start};
+use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, row_start};
 use quant_kernels_abi::int4_linear::v3::{M_PER_TILE, ROWS_PER_BLOCK as ROWS_PER_TILE, STEP_K, STEPS_IN_FLIGHT};
-use quant_kernels_abi::int4_linear::v5::{PAIRED_CONSTANTS, PREFETCH_BATCHES, PREFETCH_ONCE_A_LINE};
+use quant_kernels_abi::int4_linear::v5::{PREFETCH_BATCHES, PREFETCH_ONCE_A_LINE};
 
 entry_points! {
     linear_v5, waits itself:
@@ -95,10 +95,6 @@ struct GroupedLane<T, const N_TILES: usize, const G: usize, const R: usize> {
 
 impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLane<T, N_TILES, G, R> {
     const GROUPS_PER_STEP: usize = STEP_K / G;
-    /// Whether a batch of whole steps takes its scales and zero points from
-    /// [`Self::load_paired_constants`] (`PAIRED_CONSTANTS`, a group a step,
-    /// two steps a batch).
-    const PAIRED: bool = PAIRED_CONSTANTS[N_TILES - 1] && G == STEP_K && STEPS_IN_FLIGHT == 2;
     /// Code words per lane, row and group.
     const WORDS_PER_GROUP: usize = G / 32;
 
@@ -229,49 +225,6 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
             pairs
         });
         Step { codes, scales, zeros, activations }
-    }
-
-    /// The scales and zero points of the two whole steps from `step` (a
-    /// group each), per row tile and row: one 4-byte load of the row's two
-    /// scales and the one byte of its two zero points. `step` and the
-    /// groups of a row are even in number.
-    #[inline(always)]
-    fn load_paired_constants(&self, step: usize) -> [[(u32, u32); 2]; R] {
-        let groups = &self.groups;
-        from_fn(|tile| {
-            from_fn(|r| {
-                let row = self.rows[tile][r];
-                // SAFETY: row < n and groups step, step + 1 below k / G (two
-                // whole steps); the scale pair's index is even.
-                unsafe {
-                    let scales = *groups.scales.add(row * groups.groups_per_row + step).cast::<u32>();
-                    let zeros = if groups.zeros.is_null() {
-                        SYMMETRIC_ZERO_POINT * 0x11
-                    } else {
-                        *groups.zeros.add(row * groups.zero_bytes_per_row + step / 2) as u32
-                    };
-                    (scales, zeros)
-                }
-            })
-        })
-    }
-
-    /// The batch of the two whole steps from `step`, their constants first
-    /// ([`Self::load_paired_constants`]; each step's own loads of them, in
-    /// `load`, are then unused and left out). As for `load_paired_constants`.
-    #[inline(always)]
-    fn load_paired_batch(&self, step: usize) -> [Step<N_TILES, R>; STEPS_IN_FLIGHT] {
-        let constants = self.load_paired_constants(step);
-        let mut batch: [Step<N_TILES, R>; STEPS_IN_FLIGHT] = from_fn(|u| self.load::<true>(step + u));
-        for (tile, rows) in constants.iter().enumerate() {
-            for (r, &(scales, zeros)) in rows.iter().enumerate() {
-                for (u, loaded) in batch.iter_mut().enumerate() {
-                    loaded.scales[tile][r] = (scales >> (16 * u) & 0xFFFF) as u64;
-                    loaded.zeros[tile][r] = zeros >> (4 * u) & 0xF;
-                }
-            }
-        }
-        batch
     }
 
     /// Asks the L2 for the codes of steps `first_step ..` (`F` of them) of
@@ -405,19 +358,8 @@ pub(super) unsafe fn linear_v5<T: MmaHalf, const N_TILES: usize, const G: usize,
         // without holding registers, and the loads of that batch then wait
         // on the L2 (without the prefetch the loads alone ran 5% faster on
         // the H200's large shapes, the whole kernel 3-4% slower: run 50).
-        // First the batches of whole steps, with no bounds tests: with
-        // `PAIRED` where every row has an even number of groups (their
-        // scale pairs are then 4-byte aligned), their constants paired.
+        // First the batches of whole steps, with no bounds tests.
         let mut step = warp * F;
-        if GroupedLane::<T, N_TILES, G, R>::PAIRED && groups.groups_per_row % 2 == 0 {
-            while step + F <= whole_steps {
-                lane.prefetch(step + prefetch_batches * warps * F);
-                for loaded in &lane.load_paired_batch(step) {
-                    GroupedLane::<T, N_TILES, G, R>::accumulate(&mut acc, loaded);
-                }
-                step += warps * F;
-            }
-        }
         while step + F <= whole_steps {
             lane.prefetch(step + prefetch_batches * warps * F);
             let batch: [Step<N_TILES, R>; F] = from_fn(|u| lane.load::<true>(step + u));
