@@ -3,7 +3,11 @@
 //! stream, and the host's enqueue cost), and the launch-overhead verdict for
 //! the 4096x4096 GEMV.
 
-use crate::model::{Op, Report, Row, Size, Stats};
+use crate::api::{Variant, linear_case};
+use crate::model::{Dtype, Op, Report, Row, Size, Stats};
+use quant_kernels::half::{bf16, f16};
+use quant_kernels::int4_linear::Int4LinearVersion;
+use quant_kernels::launch::DeviceInfo;
 
 /// The whole text report.
 pub fn render(report: &Report) -> String {
@@ -199,7 +203,9 @@ fn sections(report: &Report, table: Table) -> String {
 
 /// Whether back-to-back launches of the 4096x4096 decode GEMV sustain its
 /// kernel time: the host's enqueue cost against the kernel's own time, and
-/// the stream figure against the graph figure.
+/// the stream figure against the graph figure. Each line names its version
+/// and block, and the library's pick says so (run 50 quoted a block the
+/// library does not launch).
 fn launch_overhead(report: &Report) -> String {
     let gemv = |row: &&Row| matches!(row.case.size, Size::Linear(s) if (s.m, s.n, s.k) == (1, 4096, 4096));
     let mut text = String::new();
@@ -215,10 +221,13 @@ fn launch_overhead(report: &Report) -> String {
             continue;
         };
         let verdict = launch_verdict(enqueue, graph.median, stream.median);
+        let pick = if is_library_pick(report, row) { "; the library's pick" } else { "" };
         text += &format!(
-            "{} {}: enqueue {} µs a call against a kernel time of {} µs ({kind}, graph); back to back from the \
-             host {} µs: {verdict}\n",
+            "{} ({}, block {}{pick}) {}: enqueue {} µs a call against a kernel time of {} µs ({kind}, graph); back \
+             to back from the host {} µs: {verdict}\n",
             row.case.kernel,
+            row.case.version,
+            row.case.block.unwrap_or(0),
             row.case.size_label(),
             micros(enqueue),
             micros(graph.median),
@@ -226,6 +235,27 @@ fn launch_overhead(report: &Report) -> String {
         );
     }
     if text.is_empty() { text } else { format!("\nLaunch overhead, the 4096x4096 decode GEMV:\n{text}") }
+}
+
+/// Whether `row` is the launch (kernel and block) that the library plans
+/// for its layer, type and batch on the report's device.
+fn is_library_pick(report: &Report, row: &Row) -> bool {
+    let (Some(compute_capability), Some(multiprocessors), Size::Linear(shape)) =
+        (report.compute_capability, report.multiprocessors, row.case.size)
+    else {
+        return false;
+    };
+    let device = DeviceInfo { compute_capability, multiprocessors };
+    let Ok(weights) = shape.weights() else {
+        return false;
+    };
+    let version = match row.case.dtype {
+        Dtype::F32 => Int4LinearVersion::best_for_weights::<f32>(shape.m, &weights, &device),
+        Dtype::F16 => Int4LinearVersion::best_for_weights::<f16>(shape.m, &weights, &device),
+        Dtype::Bf16 => Int4LinearVersion::best_for_weights::<bf16>(shape.m, &weights, &device),
+    };
+    linear_case(shape, Variant { version, block: None, dtype: row.case.dtype })
+        .is_ok_and(|case| case.kernel == row.case.kernel && case.block == row.case.block)
 }
 
 /// Whether launches back to back from the host (`stream` seconds a call)
@@ -247,6 +277,8 @@ fn launch_verdict(enqueue: f64, graph: f64, stream: f64) -> &'static str {
 mod tests {
     use super::*;
     use crate::model::tests::sample_report;
+    use crate::model::{Case, LinearShape};
+    use quant_kernels::Int4Mode;
 
     #[test]
     fn the_launch_verdict_names_what_shows() {
@@ -262,6 +294,22 @@ mod tests {
             assert!(text.contains(needle), "{needle} missing from\n{text}");
         }
         assert!(text.contains("-- linear: "), "{text}");
+    }
+
+    #[test]
+    fn the_launch_overhead_names_the_library_pick() {
+        let mut report = sample_report();
+        let template = report.rows.iter().find(|row| row.case.op == Op::Linear).unwrap().clone();
+        let shape = LinearShape { m: 1, n: 4096, k: 4096, group: 128, mode: Int4Mode::Symmetric };
+        let device = DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
+        let version = Int4LinearVersion::best_for_weights::<bf16>(1, &shape.weights().unwrap(), &device);
+        let pick = linear_case(shape, Variant { version, block: None, dtype: Dtype::Bf16 }).unwrap();
+        let other_block = Case { block: pick.block.map(|threads| 2 * threads), ..pick.clone() };
+        report.rows = vec![Row { case: other_block, ..template.clone() }, Row { case: pick.clone(), ..template }];
+        let text = launch_overhead(&report);
+        let marked: Vec<&str> = text.lines().filter(|line| line.contains("the library's pick")).collect();
+        assert_eq!(marked.len(), 1, "{text}");
+        assert!(marked[0].contains(&format!("block {};", pick.block.unwrap())), "{text}");
     }
 
     #[test]
