@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Tables an A/B log: the output of `quant-kernels bench` runs under
 `### BUILD FILTER (at N s)` headers, as `scripts/device-ab.sh` writes
-(and run 49's call scripts did). One row a case (the shape or size and
-mode), one column a build, each cell the build's fastest kernel of that
+(and run 49's call scripts did). One row a case (the shape or size,
+mode and type), one column a build, each cell the build's fastest kernel of that
 case in each round (cold, graph-timed, µs), the rounds comma-separated.
 For the int4 layer "fastest" is over the kernels and blocks the filter
 ran: the library's block among them, where the filter names a version.
@@ -24,7 +24,9 @@ def case_of(line):
     """(case, µs) of a timed row, or None."""
     row = LINEAR.search(line)
     if row:
-        return f"{row[2]} {row[3]} g{row[4]}", float(row[5])
+        # The type from the kernel's name: a filter may run more than one.
+        dtype = row[1].rsplit("_", 1)[-1]
+        return f"{row[2]} {row[3]} g{row[4]} {dtype}", float(row[5])
     row = ELEMENTWISE.search(line)
     if row:
         op = "quantize_int8" if row[1].startswith("quantize") else "add_mul_exp"
