@@ -2,8 +2,9 @@
 """Tables an A/B log: the output of `quant-kernels bench` runs under
 `### BUILD FILTER (at N s)` headers, as `scripts/device-ab.sh` writes
 (and run 49's call scripts did). One row a case (the shape or size,
-mode and type), one column a build, each cell the build's fastest kernel of that
-case in each round (cold, graph-timed, µs), the rounds comma-separated.
+mode and type), one column a build, each cell the build's fastest
+kernel of that case in each round (cold, graph-timed, µs), the rounds
+comma-separated.
 For the int4 layer "fastest" is over the kernels and blocks the filter
 ran: the library's block among them, where the filter names a version.
 

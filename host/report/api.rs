@@ -157,6 +157,19 @@ pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) ->
     versions
 }
 
+/// The case of the launch the library itself makes for `shape` in `dtype`
+/// on `device`: the version [`int4_linear::plan`] takes
+/// (`Int4LinearVersion::best_for_weights`), in its own block.
+pub fn library_linear_case(shape: LinearShape, dtype: Dtype, device: &DeviceInfo) -> crate::Result<Case> {
+    let (m, weights) = (shape.m, shape.weights()?);
+    let version = match dtype {
+        Dtype::F32 => Int4LinearVersion::best_for_weights::<f32>(m, &weights, device),
+        Dtype::F16 => Int4LinearVersion::best_for_weights::<f16>(m, &weights, device),
+        Dtype::Bf16 => Int4LinearVersion::best_for_weights::<bf16>(m, &weights, device),
+    };
+    linear_case(shape, Variant { version, block: None, dtype })
+}
+
 /// The case of one int4 linear launch, named as the library plans it.
 pub fn linear_case(shape: LinearShape, variant: Variant<Int4LinearVersion>) -> crate::Result<Case> {
     let LinearShape { m, n, k, .. } = shape;

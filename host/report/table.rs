@@ -3,10 +3,8 @@
 //! stream, and the host's enqueue cost), and the launch-overhead verdict for
 //! the 4096x4096 GEMV.
 
-use crate::api::{Variant, linear_case};
-use crate::model::{Dtype, Op, Report, Row, Size, Stats};
-use quant_kernels::half::{bf16, f16};
-use quant_kernels::int4_linear::Int4LinearVersion;
+use crate::api::library_linear_case;
+use crate::model::{Op, Report, Row, Size, Stats};
 use quant_kernels::launch::DeviceInfo;
 
 /// The whole text report.
@@ -237,7 +235,7 @@ fn launch_overhead(report: &Report) -> String {
     if text.is_empty() { text } else { format!("\nLaunch overhead, the 4096x4096 decode GEMV:\n{text}") }
 }
 
-/// Whether `row` is the launch (kernel and block) that the library plans
+/// Whether `row` is the launch (kernel and block) that the library makes
 /// for its layer, type and batch on the report's device.
 fn is_library_pick(report: &Report, row: &Row) -> bool {
     let (Some(compute_capability), Some(multiprocessors), Size::Linear(shape)) =
@@ -246,15 +244,7 @@ fn is_library_pick(report: &Report, row: &Row) -> bool {
         return false;
     };
     let device = DeviceInfo { compute_capability, multiprocessors };
-    let Ok(weights) = shape.weights() else {
-        return false;
-    };
-    let version = match row.case.dtype {
-        Dtype::F32 => Int4LinearVersion::best_for_weights::<f32>(shape.m, &weights, &device),
-        Dtype::F16 => Int4LinearVersion::best_for_weights::<f16>(shape.m, &weights, &device),
-        Dtype::Bf16 => Int4LinearVersion::best_for_weights::<bf16>(shape.m, &weights, &device),
-    };
-    linear_case(shape, Variant { version, block: None, dtype: row.case.dtype })
+    library_linear_case(shape, row.case.dtype, &device)
         .is_ok_and(|case| case.kernel == row.case.kernel && case.block == row.case.block)
 }
 
@@ -277,7 +267,7 @@ fn launch_verdict(enqueue: f64, graph: f64, stream: f64) -> &'static str {
 mod tests {
     use super::*;
     use crate::model::tests::sample_report;
-    use crate::model::{Case, LinearShape};
+    use crate::model::{Case, Dtype, LinearShape};
     use quant_kernels::Int4Mode;
 
     #[test]
@@ -302,8 +292,7 @@ mod tests {
         let template = report.rows.iter().find(|row| row.case.op == Op::Linear).unwrap().clone();
         let shape = LinearShape { m: 1, n: 4096, k: 4096, group: 128, mode: Int4Mode::Symmetric };
         let device = DeviceInfo { compute_capability: (9, 0), multiprocessors: 132 };
-        let version = Int4LinearVersion::best_for_weights::<bf16>(1, &shape.weights().unwrap(), &device);
-        let pick = linear_case(shape, Variant { version, block: None, dtype: Dtype::Bf16 }).unwrap();
+        let pick = library_linear_case(shape, Dtype::Bf16, &device).unwrap();
         let other_block = Case { block: pick.block.map(|threads| 2 * threads), ..pick.clone() };
         report.rows = vec![Row { case: other_block, ..template.clone() }, Row { case: pick.clone(), ..template }];
         let text = launch_overhead(&report);
