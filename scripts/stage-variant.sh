@@ -2,8 +2,8 @@
 # Builds a variant for an A/B on a GPU machine: HEAD with the given patches
 # applied, in a worktree beside this checkout (target/variant-src), and
 # stages its main job stripped and compressed as .carry/qk-NAME.xz, and with
-# `--test T` the test binary T as .carry/T-NAME.xz (scripts/device-ab.sh runs
-# them there). Variants share one target folder (target/variant-build), so
+# `--test T` the test binary T as .carry/T-NAME.xz (scripts/variant-tests.sh
+# runs its GPU tests and memcheck there; scripts/device-ab.sh the A/B). Variants share one target folder (target/variant-build), so
 # a second variant rebuilds only what its patches touch (about 1-1.5 min on
 # 2 cores). With ptxas where .ci/run puts it, prints the sm_90a entry points
 # over the spill budget: a variant that spills is a different experiment.
@@ -29,7 +29,7 @@ cd "$src"
 git checkout -q --detach "$(git -C "$repo" rev-parse HEAD)" && git reset -q --hard && git clean -qfd
 for patch in "${patches[@]}"; do git apply "$patch"; done
 mkdir -p "$repo/.carry"
-cp "$repo/scripts/device-ab.sh" "$repo/.carry/"
+cp "$repo/scripts/device-ab.sh" "$repo/scripts/variant-tests.sh" "$repo/.carry/"
 cargo build --release -q
 strip --strip-debug -o "$repo/.carry/qk-$name" "$CARGO_TARGET_DIR/release/quant-kernels"
 xz -9 -T2 -f "$repo/.carry/qk-$name"
