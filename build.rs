@@ -1,7 +1,7 @@
 //! Compiles `kernels-gpu` to PTX for every target the library embeds; see
 //! `ptx-builder` for how, and host/ptx.rs for how a target is picked at run time.
 
-use quant_kernels_abi::int4_linear::{v12, v13, v19, v22, v23};
+use quant_kernels_abi::int4_linear::{v12, v13, v19, v22, v23, v24};
 
 fn main() {
     let out_dir = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
@@ -9,11 +9,11 @@ fn main() {
     let build = ptx_builder::PtxBuilder::new(kernels)
         .target("sm_80")
         .target("sm_90a")
-        // Versions 12, 13, 19, 22 and 23 (the producer-consumer loop) split their
+        // Versions 12, 13, 19 and 22 to 24 (the producer-consumer loop) split their
         // registers between warpgroups (setmaxnreg), from the count ptxas
         // gives a block of exactly this size. Without one block a
         // multiprocessor declared too, ptxas ignored version 19's split
-        // (C7508, which `.ci/run` refuses for any kernel; versions 22 and 23
+        // (C7508, which `.ci/run` refuses for any kernel; versions 22 to 24
         // are version 19 with a smaller tile); declared for
         // versions 12 and 13, whose split ptxas honours without it, it made
         // version 13 up to 6% slower at M = 128 (run 24, call H).
@@ -25,6 +25,8 @@ fn main() {
         .min_blocks("int4_linear_v22_", 1)
         .max_threads("int4_linear_v23_", v23::BLOCK_THREADS)
         .min_blocks("int4_linear_v23_", 1)
+        .max_threads("int4_linear_v24_", v24::BLOCK_THREADS)
+        .min_blocks("int4_linear_v24_", 1)
         // Version 13 runs in clusters along the grid's x and reads its
         // first argument, a tensor map, where it lies; version 23 its second.
         .cluster_dims("int4_linear_v13_", [v13::CLUSTER as u32, 1, 1])

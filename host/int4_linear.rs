@@ -28,7 +28,7 @@ use crate::int4_weights::{Int4Mode, Int4Shape};
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::{self, GROUP_SIZES};
 use quant_kernels_abi::int4_linear::{
-    MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17, v18, v19, v22, v23,
+    MAX_GRID_Y, MAX_GRID_Z, v1, v2, v3, v4, v6, v7, v10, v11, v12, v13, v17, v18, v19, v22, v23, v24,
 };
 
 /// Version 1's decode entry point (one activation row per block).
@@ -165,6 +165,14 @@ pub const V22_KERNELS: PerFloat<Option<&str>> =
 pub const V22_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v22_split_k_f16"), bf16: Some("int4_linear_v22_split_k_bf16") };
 
+/// Version 24's entry points (version 22 with 32 activation rows a block; sm_90a only).
+pub const V24_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v24_f16"), bf16: Some("int4_linear_v24_bf16") };
+
+/// Version 24's split-K entry points (see [`SplitK`]).
+pub const V24_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
+    PerFloat { f32: None, f16: Some("int4_linear_v24_split_k_f16"), bf16: Some("int4_linear_v24_split_k_bf16") };
+
 /// Version 23's entry points (version 22 with its codes copied by the TMA
 /// unit; sm_90a only). The second argument is a tensor map of `qweight`
 /// (see [`QweightTensorMap`]) in place of its address.
@@ -283,7 +291,7 @@ pub enum Int4LinearVersion {
     /// Version 12's producer and MMA warpgroups with version 18's tile
     /// (256 weight rows x 64 activation rows) and 5 stages. Compute
     /// capability 9.0 only; split as version 7. The one
-    /// [`best_for`](Self::best_for) chooses there from 17 to 64 rows, and
+    /// [`best_for`](Self::best_for) chooses there from 33 to 64 rows, and
     /// up to 128 where the split model predicts it faster than version 13:
     /// 1.10-1.39x faster than version 18 (docs/PERF.md, run 24). (Versions
     /// 20 and 21 were measured and removed: docs/PERF.md, runs 24 and 25.)
@@ -309,10 +317,15 @@ pub enum Int4LinearVersion {
     /// version 22 on three benchmark shapes, 1.03x slower (1.09x with
     /// zero points) at 8192 x 28672 (docs/PERF.md, run 28).
     V23 { split_k: u32 },
+    /// Version 22 with 32 activation rows a block and 7 stages: from 17
+    /// to 32 rows, half version 19's MMAs, by `mma.sync` a warp. Compute
+    /// capability 9.0 only; split as version 7. The one
+    /// [`best_for`](Self::best_for) chooses there.
+    V24 { split_k: u32 },
 }
 
 /// What the host needs of a tiled GEMM's block (versions 7, 10 to 13, 18,
-/// 19, 22 and 23), from its ABI module, and its measured step.
+/// 19 and 22 to 24), from its ABI module, and its measured step.
 #[derive(Debug, Clone, Copy)]
 struct TiledBlock {
     /// Weight rows and activation rows a block.
@@ -355,7 +368,7 @@ macro_rules! tiled_block {
 
 impl Int4LinearVersion {
     /// Every version, with its default launch shape.
-    pub const ALL: [Self; 16] = [
+    pub const ALL: [Self; 17] = [
         Self::V1,
         Self::V2,
         Self::V3 { warps: v3::DEFAULT_WARPS },
@@ -372,6 +385,7 @@ impl Int4LinearVersion {
         Self::V19 { split_k: 1 },
         Self::V22 { split_k: 1 },
         Self::V23 { split_k: 1 },
+        Self::V24 { split_k: 1 },
     ];
 
     /// The version for `m` activation rows of type `T` and `n x k` weights
@@ -435,6 +449,12 @@ impl Int4LinearVersion {
             // version 19 (version 12's pipeline on 64-row tiles): at M = 32
             // and 64 1.10-1.39x faster than version 18 (version 10's loop on
             // them) on every benchmark shape, split or not (run 24, call F).
+            // From 17 to 32 rows version 24 (version 22's pipeline on
+            // 32-row tiles), which does not multiply the 32 rows past `m`
+            // that version 19's tile does.
+            _ if m <= v24::BLOCK_M && Self::V24 { split_k: 1 }.runs_on(device.compute_capability) => {
+                Self::V24 { split_k: 1 }
+            }
             _ if m <= v19::BLOCK_M && Self::V19 { split_k: 1 }.runs_on(device.compute_capability) => {
                 Self::V19 { split_k: 1 }
             }
@@ -520,7 +540,7 @@ impl Int4LinearVersion {
         }
     }
 
-    /// The block of a tiled GEMM (versions 7, 10 to 13, 18, 19, 22 and 23).
+    /// The block of a tiled GEMM (versions 7, 10 to 13, 18, 19 and 22 to 24).
     fn tiled_block(self) -> Option<TiledBlock> {
         // The steps: 2.0 µs for version 7 (run 8: 65.5 µs for 32 steps),
         // 2.4 µs for version 10 (run 14: 76.2 µs for 32 steps at
@@ -545,6 +565,9 @@ impl Int4LinearVersion {
             // call C: 55.5 µs).
             Self::V22 { .. } => tiled_block!(v22, 930),
             Self::V23 { .. } => tiled_block!(v23, 870),
+            // Predicted, not yet measured on the H100: version 22's step
+            // with twice its MMAs and activations.
+            Self::V24 { .. } => tiled_block!(v24, 1050),
             // Named, so that a new version must say which it is.
             Self::V1
             | Self::V2
@@ -581,7 +604,7 @@ impl Int4LinearVersion {
     }
 
     /// The slices `K` is split into, for the tiled GEMMs (versions 7, 10 to
-    /// 13, 18, 19, 22 and 23; the others have no split).
+    /// 13, 18, 19 and 22 to 24; the others have no split).
     pub fn split_k(self) -> Option<u32> {
         match self {
             Self::V7 { split_k }
@@ -591,6 +614,7 @@ impl Int4LinearVersion {
             | Self::V19 { split_k }
             | Self::V22 { split_k }
             | Self::V23 { split_k }
+            | Self::V24 { split_k }
             | Self::V12 { split_k }
             | Self::V13 { split_k } => Some(split_k),
             _ => None,
@@ -621,13 +645,14 @@ impl Int4LinearVersion {
             Self::V19 { .. } => Self::V19 { split_k },
             Self::V22 { .. } => Self::V22 { split_k },
             Self::V23 { .. } => Self::V23 { split_k },
+            Self::V24 { .. } => Self::V24 { split_k },
             Self::V12 { .. } => Self::V12 { split_k },
             Self::V13 { .. } => Self::V13 { split_k },
             unsplit => unsplit,
         }
     }
 
-    /// 1 to 7, 10 to 13, 17 to 19, 22 and 23.
+    /// 1 to 7, 10 to 13, 17 to 19 and 22 to 24.
     pub fn number(self) -> u32 {
         match self {
             Self::V1 => 1,
@@ -646,11 +671,12 @@ impl Int4LinearVersion {
             Self::V19 { .. } => 19,
             Self::V22 { .. } => 22,
             Self::V23 { .. } => 23,
+            Self::V24 { .. } => 24,
         }
     }
 
     /// Whether this version runs on a device of `compute_capability`:
-    /// versions 10 to 13, 18, 19, 22 and 23 are only in the `sm_90a` PTX, which
+    /// versions 10 to 13, 18, 19 and 22 to 24 are only in the `sm_90a` PTX, which
     /// only compute capability 9.0 runs (elsewhere their entry points trap).
     pub fn runs_on(self, compute_capability: (u32, u32)) -> bool {
         self.tiled_block().and_then(|block| block.only_on).is_none_or(|only| only == compute_capability)
@@ -691,6 +717,8 @@ impl Int4LinearVersion {
             Self::V22 { .. } => V22_KERNELS,
             Self::V23 { split_k } if split_k > 1 => V23_SPLIT_K_KERNELS,
             Self::V23 { .. } => V23_KERNELS,
+            Self::V24 { split_k } if split_k > 1 => V24_SPLIT_K_KERNELS,
+            Self::V24 { .. } => V24_KERNELS,
             Self::V12 { split_k } if split_k > 1 => V12_SPLIT_K_KERNELS,
             Self::V12 { .. } => V12_KERNELS,
             Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
@@ -900,7 +928,7 @@ pub struct Int4LinearPlan {
     /// The layer's kernel. Without a split of `K` it writes `y`, and its
     /// arguments are those [`plan`] lists; with one, see [`SplitK`].
     pub launch: Launch,
-    /// The split of `K` into more than one slice (versions 7, 10 to 13, 18, 19, 22 and 23), if any.
+    /// The split of `K` into more than one slice (versions 7, 10 to 13, 18, 19 and 22 to 24), if any.
     pub split_k: Option<SplitK>,
     /// Version 13 takes a tensor map of `x` as its first argument, in
     /// place of `x`'s address: this says what to encode.
@@ -951,7 +979,7 @@ pub struct QweightTensorMap {
     pub bands: usize,
 }
 
-/// A call of version 7, 10 to 13, 18, 19, 22 or 23 with `K` split into `splits > 1` slices: `launch`
+/// A call of version 7, 10 to 13, 18, 19 or 22 to 24 with `K` split into `splits > 1` slices: `launch`
 /// (of the [`Int4LinearPlan`]) sums each slice of `K` into an f32
 /// workspace `partials[splits][m][n]`, and `reduce` adds the slices and the
 /// bias into `y`.

@@ -10,7 +10,7 @@ mod device_math;
 use common::*;
 use libtest_mimic::Failed;
 use quant_kernels::abi::int4_linear::{
-    MAX_GRID_Y, MAX_GRID_Z, tile_order, v7, v10, v11, v12, v13, v17, v18, v19, v22, v23,
+    MAX_GRID_Y, MAX_GRID_Z, tile_order, v7, v10, v11, v12, v13, v17, v18, v19, v22, v23, v24,
 };
 use quant_kernels::check::{Rng, relative_l2_error};
 use quant_kernels::cust::context::CurrentContext;
@@ -128,14 +128,15 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     let chosen = Int4LinearVersion::best_for::<f32>(1, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
     // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
-    // splits of K: plans_split_k): on the H100 version 19 up to its 64-row
-    // tile, 19 or 13 up to 13's 128 rows, 13 past them (or 12, where 13's
+    // splits of K: plans_split_k): on the H100 version 24 up to its 32-row
+    // tile, 19 up to its 64-row one, 19 or 13 up to 13's 128 rows, 13 past them (or 12, where 13's
     // whole clusters take a wave more); 7 elsewhere.
     let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
     for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (64, 4096), (128, 4096), (129, 11008), (8192, 4096)] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
         let wgmma = match chosen {
-            Int4LinearVersion::V19 { .. } => m <= v13::BLOCK_M,
+            Int4LinearVersion::V24 { .. } => m <= v24::BLOCK_M,
+            Int4LinearVersion::V19 { .. } => m > v24::BLOCK_M && m <= v13::BLOCK_M,
             Int4LinearVersion::V13 { .. } => m > v19::BLOCK_M,
             _ => false,
         };
@@ -249,9 +250,10 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
 /// never with an empty or too short slice, and planned as two launches and
 /// a workspace.
 fn plans_split_k(rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19, V22, V23};
+    use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19, V22, V23, V24};
     // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15, 17,
-    // 23, 24 and 26, and 43): on the H100 version 19 up to 64 rows, 19 or
+    // 23, 24 and 26, and 43): on the H100 version 24 up to 32 rows, 19 up
+    // to 64, 19 or
     // 13 (the faster predicted) up to 128, 13 past them, 12 with 13's split
     // where 13's whole clusters are predicted a wave longer;
     // version 7 on a device of as many
@@ -267,8 +269,9 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         (128, 11008, 4096, 1, V13 { split_k: 3 }),
         (128, 28672, 8192, 1, V13 { split_k: 1 }),
         (64, 28672, 8192, 1, V19 { split_k: 1 }),
-        (32, 28672, 8192, 1, V19 { split_k: 1 }),
-        (17, 11008, 4096, 1, V19 { split_k: 3 }),
+        (32, 28672, 8192, 1, V24 { split_k: 1 }),
+        (17, 11008, 4096, 1, V24 { split_k: 3 }),
+        (33, 11008, 4096, 1, V19 { split_k: 3 }),
         (65, 28672, 8192, 1, V13 { split_k: 1 }),
         (1024, 4096, 4096, 1, V13 { split_k: 1 }),
         (1024, 8192, 28672, 1, V13 { split_k: 1 }),
@@ -312,6 +315,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
             V19 { split_k: 1 },
             V22 { split_k: 1 },
             V23 { split_k: 1 },
+            V24 { split_k: 1 },
         ];
         let version = tiled[rng.below(tiled.len())];
         let splits = int4_linear::tiled_split_k(version, m, n, k, &device) as usize;
@@ -392,12 +396,12 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     )
 }
 
-/// Versions 10 to 13, 18, 19, 22 and 23: their own tiles, block and shared
+/// Versions 10 to 13, 18, 19 and 22 to 24: their own tiles, block and shared
 /// memory, both entry points each, and only on compute capability 9.0
 /// (their PTX is sm_90a); version 13's grid in whole clusters, and its
 /// limits; the tensor maps of versions 13 and 23.
 fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V10, V11, V12, V13, V18, V19, V22, V23};
+    use Int4LinearVersion::{V10, V11, V12, V13, V18, V19, V22, V23, V24};
     let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
     for (version, split, tiles, threads, shared_mem_bytes) in [
         (V10 { split_k: 1 }, V10 { split_k: 2 }, [3, 3], 256, v10::SHARED_BYTES),
@@ -409,6 +413,7 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         (V19 { split_k: 1 }, V19 { split_k: 2 }, [3, 5], 512, v19::SHARED_BYTES),
         (V22 { split_k: 1 }, V22 { split_k: 2 }, [3, 17], 512, v22::SHARED_BYTES),
         (V23 { split_k: 1 }, V23 { split_k: 2 }, [3, 17], 512, v23::SHARED_BYTES),
+        (V24 { split_k: 1 }, V24 { split_k: 2 }, [3, 9], 512, v24::SHARED_BYTES),
     ] {
         let number = version.number();
         let whole = only_launch(int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version))?;
@@ -430,7 +435,7 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         )?;
         let runs = [(8, 0), (8, 9), (9, 0), (10, 0), (12, 0)].map(|cc| version.runs_on(cc));
         ensure(runs == [false, false, true, false, false], || format!("v{number} runs_on: {runs:?}"))?;
-        // Within the H100's 227 KB a block (v10 209 KB, v11 to v13, v22 and v23 225 KB, v18 145 KB, v19 201 KB).
+        // Within the H100's 227 KB a block (v10 209 KB, v11 to v13 and v22 to v24 225 KB, v18 145 KB, v19 201 KB).
         ensure(shared_mem_bytes <= 227 * 1024, || format!("v{number}: {shared_mem_bytes} bytes of shared memory"))?;
     }
     // Version 13 reads x through a tensor map of it (k columns, m rows).
@@ -451,7 +456,7 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V23 { split_k: 2 })?.ok_or("no plan")?;
     let expected = QweightTensorMap { words_per_row: 48, bands: 38 };
     ensure(plan.qweight_tensor_map == Some(expected) && plan.x_tensor_map.is_none(), || format!("{plan:?}"))?;
-    for version in [V12 { split_k: 1 }, V19 { split_k: 1 }, V22 { split_k: 1 }] {
+    for version in [V12 { split_k: 1 }, V19 { split_k: 1 }, V22 { split_k: 1 }, V24 { split_k: 1 }] {
         let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
         ensure(plan.x_tensor_map.is_none() && plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
     }
@@ -546,7 +551,7 @@ fn plans_v17_blocks(_: &mut Rng) -> TestResult {
 }
 
 /// Every version with its default launch, and versions 7, 10 to 13, 18,
-/// 19, 22 and 23 split [`SPLIT`] ways.
+/// 19 and 22 to 24 split [`SPLIT`] ways.
 fn versions_under_test() -> Vec<Int4LinearVersion> {
     let split = [
         Int4LinearVersion::V7 { split_k: SPLIT },
@@ -558,6 +563,7 @@ fn versions_under_test() -> Vec<Int4LinearVersion> {
         Int4LinearVersion::V19 { split_k: SPLIT },
         Int4LinearVersion::V22 { split_k: SPLIT },
         Int4LinearVersion::V23 { split_k: SPLIT },
+        Int4LinearVersion::V24 { split_k: SPLIT },
     ];
     Int4LinearVersion::ALL.into_iter().chain(split).collect()
 }
@@ -693,7 +699,7 @@ fn matches_reference_every_group_mode_and_batch(kernels: &Kernels, rng: &mut Rng
     Ok(())
 }
 
-/// The producers of versions 13, 22 and 23 read the group constants 8
+/// The producers of versions 13 and 22 to 24 read the group constants 8
 /// steps at a time where a step is one group, every row holds whole
 /// windows of 8 (`G = 128`, `k % 1024 == 0`), and the layer has zero
 /// points or rows of more than 64 groups: one window (only with zero
@@ -702,10 +708,12 @@ fn matches_reference_every_group_mode_and_batch(kernels: &Kernels, rng: &mut Rng
 /// versions 12 and 19, which always take the scalar loads, on the same
 /// layers. Small enough for compute-sanitizer.
 fn producers_read_constant_windows(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V12, V13, V19, V22, V23};
+    use Int4LinearVersion::{V12, V13, V19, V22, V23, V24};
     let versions: Vec<Int4LinearVersion> = [1, 3]
         .into_iter()
-        .flat_map(|split_k| [V12 { split_k }, V13 { split_k }, V19 { split_k }, V22 { split_k }, V23 { split_k }])
+        .flat_map(|split_k| {
+            [V12 { split_k }, V13 { split_k }, V19 { split_k }, V22 { split_k }, V23 { split_k }, V24 { split_k }]
+        })
         .collect();
     for k in [1024, 9 * 1024, 9 * 128] {
         for mode in MODES {
@@ -818,6 +826,28 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     Ok(())
 }
 
+/// Version 24's 32-row tile alone, unsplit and split 2 and 3 ways, small
+/// enough for compute-sanitizer: `M` inside one tile, at it and past two
+/// (17, 32, 75: its `ldmatrix` of rows 16-31 and the whole-line epilogue's
+/// 32 rows), `N` inside and past its 256 weight rows, `K` with a partial
+/// last step or of 8 whole ones (at `G = 128` with zero points one window
+/// of constants, read a window at a time), every group size and mode, with
+/// and without bias (check_layer).
+fn thirty_two_row_tile_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    let versions = [1, 2, 3].map(|split_k| Int4LinearVersion::V24 { split_k });
+    for (i, m) in [17, 32, 75].into_iter().enumerate() {
+        for (j, mode) in MODES.into_iter().enumerate() {
+            for (l, group_size) in [32, 64, 128].into_iter().enumerate() {
+                let n = [200, 1000][(i + j + l) % 2];
+                let k = [3 * 128 + group_size, 8 * 128][(i + l) % 2];
+                let shape = Int4Shape::new(n, k, group_size, mode)?;
+                check_layer(kernels, rng, m, shape, (i + j) % 2 == 0, &versions)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The producer-consumer versions' tile order (`abi::int4_linear::tile_order`)
 /// visits every tile of the grid once, with and without clusters, for grids
 /// with a partial last group of activation tiles and grids narrower than
@@ -868,14 +898,16 @@ fn tile_order_visits_every_tile_once(_: &mut Rng) -> TestResult {
 
 /// The producer-consumer versions on grids of more than one group of
 /// activation tiles in their tile order, the last group partial (`M` of
-/// 10, 19 and 73 tiles of 128, 64 and 16 rows), several clusters wide
+/// 10, 19, 37 and 73 tiles of 128, 64, 32 and 16 rows), several clusters wide
 /// (`N` of 4 and 8 tiles), split and not: every output once, against the
 /// f64 reference.
 fn tiled_gemms_many_tile_groups(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    use Int4LinearVersion::{V12, V13, V19, V22, V23};
+    use Int4LinearVersion::{V12, V13, V19, V22, V23, V24};
     let versions: Vec<_> = versions_under_test()
         .into_iter()
-        .filter(|version| matches!(version, V12 { .. } | V13 { .. } | V19 { .. } | V22 { .. } | V23 { .. }))
+        .filter(|version| {
+            matches!(version, V12 { .. } | V13 { .. } | V19 { .. } | V22 { .. } | V23 { .. } | V24 { .. })
+        })
         .collect();
     for (n, mode) in [(1000, Int4Mode::Symmetric), (2000, Int4Mode::Asymmetric)] {
         let shape = Int4Shape::new(n, 3 * 128, 128, mode)?;
@@ -937,7 +969,7 @@ fn tiled_gemms_misaligned_outputs(kernels: &Kernels, rng: &mut Rng) -> TestResul
     Ok(())
 }
 
-/// Versions 7, 10 to 13, 18, 19, 22 and 23 split along `K` on ragged shapes: `M` inside and
+/// Versions 7, 10 to 13, 18, 19 and 22 to 24 split along `K` on ragged shapes: `M` inside and
 /// past their 128-row tiles (and inside and past version 11's 256), `N` not a multiple of 128 (nor, for 1001, of the reduction's 4 columns), `K` of 6 steps (the last
 /// partial unless G = 128) split 2 ways (3 + 3 steps), 4 ways (2 + 2 + 2 +
 /// an empty slice) and 9 ways (more slices than steps); every group size
@@ -958,6 +990,7 @@ fn split_k_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
                 Int4LinearVersion::V19 { split_k },
                 Int4LinearVersion::V22 { split_k },
                 Int4LinearVersion::V23 { split_k },
+                Int4LinearVersion::V24 { split_k },
             ]
         })
         .collect();
@@ -1301,8 +1334,9 @@ fn check_repeated_rows(
 }
 
 /// The tiled GEMMs (versions 7, 10, 12 and 13 of 128-row tiles, 19 of 64,
-/// 22 and 23 of 16, bf16) with more tiles than `gridDim.y` holds, so that
-/// blocks take a second tile (and version 19 a fourth): `K` of 3 steps, so
+/// 24 of 32, 22 and 23 of 16, bf16) with more tiles than `gridDim.y`
+/// holds, so that blocks take a second tile (version 19 a third, 24 a
+/// fifth, 22 and 23 a ninth): `K` of 3 steps, so
 /// that the rings of versions 12, 13 (4 stages) and 19 (5), counted across
 /// a block's tiles, wrap inside a block's later tiles; and split 2 and 3
 /// ways, where the reduction adds the slices of rows past `gridDim.y`.
@@ -1321,6 +1355,7 @@ fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult 
         Int4LinearVersion::V19 { split_k: 1 },
         Int4LinearVersion::V22 { split_k: 1 },
         Int4LinearVersion::V23 { split_k: 1 },
+        Int4LinearVersion::V24 { split_k: 1 },
         Int4LinearVersion::V7 { split_k: 2 },
         Int4LinearVersion::V13 { split_k: 3 },
         Int4LinearVersion::V19 { split_k: 2 },
@@ -1328,16 +1363,21 @@ fn huge_tiled_gemms_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult 
     check_repeated_rows(kernels, (&x, &pattern, m), &weights, Some(&bias), &versions)
 }
 
-/// Versions 22 and 23 (16-row tiles) with more tiles than `gridDim.y`
-/// holds, at `G = 128` with two windows of 8 steps a row: with zero points
-/// the producers read the constants a window at a time, and each block's
-/// later tiles start again at the first window, which they reload; without,
-/// a scalar load a step. 4.3 GB of activations.
+/// Versions 22 and 23 (16-row tiles) and 24 (32-row tiles) with more
+/// tiles than `gridDim.y` holds (version 24's past it, the others' twice
+/// past it), at `G = 128` with two windows of 8 steps a row: with zero
+/// points the producers read the constants a window at a time, and each
+/// block's later tiles start again at the first window, which they
+/// reload; without, a scalar load a step. 8.6 GB of activations.
 fn huge_constant_windows_past_grid_y(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    let (m, n, k) = (MAX_GRID_Y as usize * v23::BLOCK_M + 130, 5, 16 * v23::STEP_K);
+    let (m, n, k) = (MAX_GRID_Y as usize * v24::BLOCK_M + 130, 5, 16 * v23::STEP_K);
     let pattern = bf16::from_f32_slice(&rng.normals(PATTERN_ROWS * k, 1.0));
     let x = repeated(kernels, &pattern, m * k);
-    let versions = [Int4LinearVersion::V22 { split_k: 1 }, Int4LinearVersion::V23 { split_k: 1 }];
+    let versions = [
+        Int4LinearVersion::V22 { split_k: 1 },
+        Int4LinearVersion::V23 { split_k: 1 },
+        Int4LinearVersion::V24 { split_k: 1 },
+    ];
     for mode in MODES {
         let weights = Int4Weights::quantize(&rng.normals(n * k, 0.05), n, k, 128, mode)?;
         check_repeated_rows(kernels, (&x, &pattern, m), &weights, None, &versions)?;
@@ -1378,6 +1418,7 @@ fn main() {
         gpu_test("gpu::tensor_core_versions_every_block_size", tensor_core_versions_every_block_size),
         gpu_test("gpu::v17_every_block_shape", v17_every_block_shape),
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
+        gpu_test("gpu::thirty_two_row_tile_ragged", thirty_two_row_tile_ragged),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
         gpu_test("gpu::tiled_gemms_many_tile_groups", tiled_gemms_many_tile_groups),
         gpu_test("gpu::tiled_gemms_misaligned_outputs", tiled_gemms_misaligned_outputs),

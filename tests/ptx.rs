@@ -32,6 +32,8 @@ fn host_kernels() -> Vec<&'static str> {
         int4_linear::V22_SPLIT_K_KERNELS,
         int4_linear::V23_KERNELS,
         int4_linear::V23_SPLIT_K_KERNELS,
+        int4_linear::V24_KERNELS,
+        int4_linear::V24_SPLIT_K_KERNELS,
         int4_linear::V12_KERNELS,
         int4_linear::V12_SPLIT_K_KERNELS,
         int4_linear::V13_KERNELS,

@@ -54,10 +54,11 @@ pub fn linear_variant_timed(m: usize, mode: Int4Mode, version: Int4LinearVersion
                 // Versions 18 and 19's 64-row tiles: up to two, to compare.
                 Int4LinearVersion::V18 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v18::BLOCK_M,
                 Int4LinearVersion::V19 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v19::BLOCK_M,
-                // Versions 22 and 23's 16-row tile likewise.
+                // Versions 22 and 23's 16-row tile likewise, and version 24's 32-row one.
                 Int4LinearVersion::V22 { .. } | Int4LinearVersion::V23 { .. } => {
                     m <= 2 * quant_kernels::abi::int4_linear::v22::BLOCK_M
                 }
+                Int4LinearVersion::V24 { .. } => m <= 2 * quant_kernels::abi::int4_linear::v24::BLOCK_M,
                 Int4LinearVersion::V10 { .. }
                 | Int4LinearVersion::V11 { .. }
                 | Int4LinearVersion::V12 { .. }

@@ -411,7 +411,7 @@ pub mod int4_linear {
     }
 
     /// The launch constants of the producer-consumer main loop (versions
-    /// 12, 13, 19, 22 and 23: producer warpgroups copy, MMA warpgroups multiply, and
+    /// 12, 13, 19, 22, 23 and 24: producer warpgroups copy, MMA warpgroups multiply, and
     /// they meet at mbarriers a stage).
     macro_rules! producer_consumer_loop {
         () => {
@@ -523,6 +523,15 @@ pub mod int4_linear {
         producer_consumer_loop!();
     }
 
+    /// Version 24, `int4_linear_v24_*` and `int4_linear_v24_split_k_*`
+    /// (sm_90a only): version 22 with 32 activation rows a block, for 17 to
+    /// 32 rows, where version 19 multiplies 64: half version 19's MMAs and
+    /// activations a step, 7 stages of 32 KB (225 KB of shared memory).
+    pub mod v24 {
+        wgmma_tile!(128, 32, 7);
+        producer_consumer_loop!();
+    }
+
     /// Version 23, `int4_linear_v23_*` and `int4_linear_v23_split_k_*`
     /// (sm_90a only): version 22 with each stage's codes copied by the TMA
     /// unit, one copy of `CODE_BOX` a step, from a tensor map of `qweight`
@@ -542,7 +551,7 @@ pub mod int4_linear {
     }
 
     /// The order in which the producer-consumer GEMMs (versions 12, 13, 19,
-    /// 22 and 23) take their tiles: block `(bx, by)` of a grid `(gx, gy)`
+    /// 22, 23 and 24) take their tiles: block `(bx, by)` of a grid `(gx, gy)`
     /// starts at the tile `(n_tile, m_tile)` of [`tile_of_block`](tile_order::tile_of_block), then takes
     /// activation tiles `m_tile + gy, m_tile + 2 gy, ...` of the same weight
     /// tile (when `m` has more tiles than `gy`).

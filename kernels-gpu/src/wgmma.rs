@@ -3,7 +3,7 @@
 //! 16xN B into a 64xN f32 accumulator in one asynchronous instruction, B read
 //! by the tensor cores straight from shared memory.
 //!
-//! **Fragments** of `m64n{16,64,128,256}k16` with A in registers (PTX ISA,
+//! **Fragments** of `m64n{16,32,64,128,256}k16` with A in registers (PTX ISA,
 //! "Register Fragments and Shared Memory Matrix Layouts" of wgmma): warp `w`
 //! of the warpgroup holds rows `16w .. 16w + 16` of A and of the
 //! accumulator, as the A and C operands of `mma.m16n8k16` do (see
@@ -73,6 +73,13 @@ macro_rules! accumulators_8 {
     };
 }
 
+/// As [`accumulators_8!`], the 16 of `m64n32k16`.
+macro_rules! accumulators_16 {
+    ($macro:ident!($($arguments:tt)*)) => {
+        $macro!([0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15], $($arguments)*)
+    };
+}
+
 /// As [`accumulators_8!`], the 32 of `m64n64k16`.
 macro_rules! accumulators_32 {
     ($macro:ident!($($arguments:tt)*)) => {
@@ -125,6 +132,12 @@ pub trait WgmmaHalf: MmaHalf {
     /// As for [`mma_m64n128k16`](Self::mma_m64n128k16).
     unsafe fn mma_m64n64k16(acc: &mut [f32; 32], a: [u32; 4], b: u64, accumulate: bool);
 
+    /// As [`mma_m64n128k16`](Self::mma_m64n128k16), with a B of 16 x 32.
+    ///
+    /// # Safety
+    /// As for [`mma_m64n128k16`](Self::mma_m64n128k16).
+    unsafe fn mma_m64n32k16(acc: &mut [f32; 16], a: [u32; 4], b: u64, accumulate: bool);
+
     /// As [`mma_m64n128k16`](Self::mma_m64n128k16), with a B of 16 x 16.
     ///
     /// # Safety
@@ -138,7 +151,7 @@ pub trait WgmmaHalf: MmaHalf {
     unsafe fn mma_m64n256k16(acc: &mut [f32; 128], a: [u32; 4], b: u64, accumulate: bool);
 }
 
-/// The body of `mma_m64n{16,64,128,256}k16`: scale-d = `$accumulate` (0: the
+/// The body of `mma_m64n{16,32,64,128,256}k16`: scale-d = `$accumulate` (0: the
 /// accumulators' inputs are ignored), A and B unnegated, B not transposed.
 macro_rules! mma_asm {
     ($indices:tt, $acc:ident, $shape:literal, $ptx:literal, $a:ident, $b:ident, $accumulate:ident) => {
@@ -174,6 +187,12 @@ macro_rules! wgmma_half {
             unsafe fn mma_m64n64k16(acc: &mut [f32; 32], a: [u32; 4], b: u64, accumulate: bool) {
                 // SAFETY: the caller guarantees the warpgroup-wide conditions.
                 unsafe { accumulators_32!(mma_asm!(acc, "m64n64k16", $ptx, a, b, accumulate)) }
+            }
+
+            #[inline(always)]
+            unsafe fn mma_m64n32k16(acc: &mut [f32; 16], a: [u32; 4], b: u64, accumulate: bool) {
+                // SAFETY: the caller guarantees the warpgroup-wide conditions.
+                unsafe { accumulators_16!(mma_asm!(acc, "m64n32k16", $ptx, a, b, accumulate)) }
             }
 
             #[inline(always)]
@@ -227,13 +246,13 @@ pub fn wait<const PENDING: u32>() {
 }
 
 /// `acc += A * B` (or `acc = A * B` when `accumulate` is false) by
-/// `m64n16k16` (`ACC` = 8 accumulators), `m64n64k16` (32), `m64n128k16`
-/// (64) or `m64n256k16` (128):
-/// the MMA whose accumulators `acc` holds. (Since run 47 no entry point
-/// issues `m64n16k16`: the int4 GEMMs' 16-row tile multiplies by
-/// `mma.sync`, and instantiates it only in the branch of
-/// `int4_linear::v10::hopper::mma_step` it does not take, which the
-/// compile-time check of `ACC` here then still needs.) Starting a sum with `accumulate`
+/// `m64n16k16` (`ACC` = 8 accumulators), `m64n32k16` (16), `m64n64k16`
+/// (32), `m64n128k16` (64) or `m64n256k16` (128):
+/// the MMA whose accumulators `acc` holds. (No entry point issues
+/// `m64n16k16` since run 47, nor `m64n32k16`: the int4 GEMMs' 16- and
+/// 32-row tiles multiply by `mma.sync`, and instantiate them only in the
+/// branch of `int4_linear::v10::hopper::mma_step` they do not take, which
+/// the compile-time check of `ACC` here then still needs.) Starting a sum with `accumulate`
 /// false, rather than zeroing the registers, keeps ptxas from serializing
 /// the MMAs: it does so (warning C7515) where other instructions write
 /// accumulators inside a loop that has MMAs in flight.
@@ -242,12 +261,13 @@ pub fn wait<const PENDING: u32>() {
 /// As for [`WgmmaHalf::mma_m64n128k16`].
 #[inline(always)]
 pub unsafe fn mma<T: WgmmaHalf, const ACC: usize>(acc: &mut [f32; ACC], a: [u32; 4], b: u64, accumulate: bool) {
-    const { assert!(ACC == 8 || ACC == 32 || ACC == 64 || ACC == 128) };
+    const { assert!(ACC == 8 || ACC == 16 || ACC == 32 || ACC == 64 || ACC == 128) };
     let acc: *mut [f32; ACC] = acc;
     // SAFETY: the array has exactly the length cast to; the rest is the caller's.
     unsafe {
         match ACC {
             8 => T::mma_m64n16k16(&mut *acc.cast(), a, b, accumulate),
+            16 => T::mma_m64n32k16(&mut *acc.cast(), a, b, accumulate),
             32 => T::mma_m64n64k16(&mut *acc.cast(), a, b, accumulate),
             64 => T::mma_m64n128k16(&mut *acc.cast(), a, b, accumulate),
             _ => T::mma_m64n256k16(&mut *acc.cast(), a, b, accumulate),

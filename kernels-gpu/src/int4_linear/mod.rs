@@ -12,9 +12,10 @@
 //! versions 5 and 6 in blocks of several groups of warps, each on its own
 //! rows), 18 (`v18.rs`, version 10 with 64 activation rows a block) and
 //! 19 (`v19.rs`, version 12 with 64), 22 (`v22.rs`, version 12 with
-//! 16) and 23 (`v23.rs`, version 22 with its codes copied by the TMA unit),
-//! sharing `mma_tile.rs`, take f16 or bf16 and run on the tensor
-//! cores. Versions 7, 10 to 13, 18, 19, 22 and 23 also split `K` across
+//! 16), 23 (`v23.rs`, version 22 with its codes copied by the TMA unit)
+//! and 24 (`v24.rs`, version 22 with 32), sharing `mma_tile.rs`, take f16
+//! or bf16 and run on the tensor cores. Versions 7, 10 to 13, 18, 19 and 22
+//! to 24 also split `K` across
 //! blocks into an f32 workspace, which `split_k.rs` reduces into `y`: those
 //! entry points take the arguments their files document. Every version
 //! finds a row's code words through `quant_kernels_abi::int4::word_index`
@@ -70,6 +71,7 @@ mod v18;
 mod v19;
 mod v22;
 mod v23;
+mod v24;
 mod v3;
 mod v4;
 mod v5;
@@ -88,6 +90,7 @@ pub use v17::*;
 pub use v18::*;
 pub use v19::*;
 pub use v22::*;
+pub use v24::*;
 
 /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`, `g = k / group_size`,
 /// one activation row per block: the decode (`M = 1`) entry point.

@@ -352,15 +352,17 @@ pub(super) mod hopper {
         }
 
         /// The shared address of the lane's row of `ldmatrix` for MMA
-        /// chunk `chunk` (columns `16 chunk .. + 16`) of a 16-row tile's
-        /// stage at `stage`: its four 8 x 8 matrices are activation rows
-        /// 0-7 and 8-15, each of the chunk's two 16-byte chunks (`2 (chunk
-        /// % 4)` and the next of half `chunk / 4`, in the layout above),
-        /// which are the B fragments of the chunk's two `m16n8k16` MMAs.
+        /// chunk `chunk` (columns `16 chunk .. + 16`) of the activation
+        /// rows `16 rows .. + 16` of a stage at `stage` (16- and 32-row
+        /// tiles): its four 8 x 8 matrices are the first and the last 8 of
+        /// those rows, each of the chunk's two 16-byte chunks (`2 (chunk %
+        /// 4)` and the next of half `chunk / 4`, in the layout above), which
+        /// are the B fragments of the chunk's two `m16n8k16` MMAs on them.
+        /// (16 rows are 2048 bytes of a half, two whole swizzle atoms.)
         #[inline(always)]
-        fn b_rows<S: WgmmaTile>(&self, stage: u32, chunk: usize) -> u32 {
+        fn b_rows<S: WgmmaTile>(&self, stage: u32, chunk: usize, rows: usize) -> u32 {
             let column_chunk = (2 * (chunk % 4) as u32 + self.b_chunk) ^ self.b_swizzle;
-            let half = (S::CODE_BYTES_PER_STAGE + S::ACTIVATION_HALF_BYTES * (chunk / 4)) as u32;
+            let half = (S::CODE_BYTES_PER_STAGE + S::ACTIVATION_HALF_BYTES * (chunk / 4) + 2048 * rows) as u32;
             stage + half + self.b_row + 16 * column_chunk
         }
 
@@ -746,20 +748,21 @@ pub(super) mod hopper {
 
     /// Whether [`mma_step`] multiplies a tile of `acc` accumulators a
     /// thread by `mma.sync`, a warp at a time, in place of warpgroup MMAs:
-    /// the 16-row tile only. At 64 rows (version 19) `mma.sync` was 14-35%
-    /// slower (docs/PERF.md, run 48).
+    /// the 16-row tile (versions 22 and 23) and the 32-row one (version
+    /// 24). At 64 rows (version 19) `mma.sync` was 14-35% slower
+    /// (docs/PERF.md, run 48).
     #[inline(always)]
     pub(in crate::int4_linear) const fn sync_mma(acc: usize) -> bool {
-        acc == 8
+        acc == 8 || acc == 16
     }
 
     /// The MMAs of one step: per 16-column chunk, the warpgroup dequantizes
     /// its A fragments from the stage's codes at `stage` and the constants
     /// at `constants`, fences, issues one MMA a tile as one group, waits
     /// until only that group is pending and calls `after_chunk(chunk)`;
-    /// with 16 activation rows (`ACC` = 8) each warp instead loads the
-    /// chunk's activations with `ldmatrix` and issues two `mma.sync` a
-    /// tile, complete when it returns. The
+    /// with 16 or 32 activation rows ([`sync_mma`]) each warp instead loads
+    /// the chunk's activations with `ldmatrix` and issues two `mma.sync` a
+    /// tile and 16 rows, complete when it returns. The
     /// first chunk's MMAs add to `acc` if `accumulate`, else overwrite it
     /// (a tile's first step). With `ONE_GROUP` (G = 128: the step is one
     /// group) only slot 0 of the constants is read, for every slot, and
@@ -802,11 +805,11 @@ pub(super) mod hopper {
             })
         };
         let step_params = ONE_GROUP.then(|| slot_params(0));
-        // The 16-row tile (versions 22 and 23) multiplies by `mma.sync`, a
-        // warp at a time (docs/PERF.md, run 47: 2-7% faster at 16 rows,
-        // split or not, than its warpgroup MMAs): its MMAs are small, and
-        // each chunk's warpgroup MMA made the four warps meet and wait for
-        // it. The accumulators' layout is the same.
+        // The 16- and 32-row tiles multiply by `mma.sync`, a warp at a time
+        // (docs/PERF.md, run 47: 2-7% faster at 16 rows, split or not,
+        // than its warpgroup MMAs): their MMAs are small, and each chunk's
+        // warpgroup MMA made the four warps meet and wait for it. The
+        // accumulators' layout is the same: 4 a tile's 8 activation rows.
         let sync_mma = sync_mma(ACC);
         if sync_mma && !accumulate {
             *acc = [[0.0; ACC]; TILES];
@@ -831,13 +834,16 @@ pub(super) mod hopper {
                 });
                 let chunk = 2 * p + half;
                 if sync_mma {
-                    // SAFETY: the whole warp; rows of the stage's activations.
-                    let b = unsafe { load_matrices_x4(lane.b_rows::<S>(stage, chunk)) };
-                    for (a, acc) in acc.iter_mut().enumerate() {
-                        // Accumulators 0-3: activation rows 0-7; 4-7: rows 8-15.
-                        let (rows_0_7, rows_8_15) = acc.split_at_mut(4);
-                        T::mma(rows_0_7.try_into().unwrap(), fragments[a], [b[0], b[1]]);
-                        T::mma(rows_8_15.try_into().unwrap(), fragments[a], [b[2], b[3]]);
+                    for rows in 0..ACC / 8 {
+                        // SAFETY: the whole warp; rows of the stage's activations.
+                        let b = unsafe { load_matrices_x4(lane.b_rows::<S>(stage, chunk, rows)) };
+                        for (a, acc) in acc.iter_mut().enumerate() {
+                            // Accumulators 8 rows + 0-3: activation rows 16
+                            // rows + 0-7; 8 rows + 4-7: 16 rows + 8-15.
+                            let (first, last) = acc[8 * rows..8 * rows + 8].split_at_mut(4);
+                            T::mma(first.try_into().unwrap(), fragments[a], [b[0], b[1]]);
+                            T::mma(last.try_into().unwrap(), fragments[a], [b[2], b[3]]);
+                        }
                     }
                     after_chunk(chunk);
                     continue;

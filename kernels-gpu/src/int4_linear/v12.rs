@@ -570,7 +570,7 @@ pub(super) mod hopper {
         let mut fill = 0u32;
         // Where a step is one group and a thread holds fewer sums than the
         // pairs it dequantizes a step (16 against 64 in versions 22 and
-        // 23), the MMAs take the exact `u - z` into `step_sums`, afresh
+        // 23, 32 in version 24), the MMAs take the exact `u - z` into `step_sums`, afresh
         // each step, and the thread adds those to `acc` times the step's
         // scales in f32: 16 FMAs a step in place of 64 packed multiplies,
         // and one rounding less a weight. It adds them once the next
@@ -578,7 +578,9 @@ pub(super) mod hopper {
         // (docs/PERF.md, run 46: 2.8-6% faster at 16 rows unsplit; adding
         // them between the next step's first dequantization and its MMAs
         // was slower on most calls).
-        let scale_after = ONE_GROUP && TILES * ACC < 8 * TILES * GROUPS_PER_STEP;
+        // Only with `mma.sync`, whose sums are complete when `mma_step`
+        // returns (`add_scaled` does not wait).
+        let scale_after = ONE_GROUP && sync_mma(ACC) && TILES * ACC < 8 * TILES * GROUPS_PER_STEP;
         // Zero once: a tile's first MMAs overwrite them (see `wgmma::mma`;
         // `mma_step` zeroes them first where it uses `mma.sync`), and with
         // no steps every tile's sums are these zeros. With
@@ -690,9 +692,9 @@ pub(super) mod hopper {
     /// With `scales` (the consumers' `scale_after`): `acc += scale *
     /// step_sums`, each sum times its weight row's scale (sum `i` of a tile
     /// is the lane's row plus `8 * (i % 4 / 2)`, as in `Lane::store_tiles`).
-    /// Nothing to wait for: `scale_after` holds for the 16-row tile only
-    /// (8 sums a tile), whose `mma.sync` MMAs are complete when `mma_step`
-    /// returns. Indexed loops: written with iterator adapters, LLVM kept
+    /// Nothing to wait for: `scale_after` holds for the 16- and 32-row
+    /// tiles only (8 and 16 sums a tile), whose `mma.sync` MMAs are
+    /// complete when `mma_step` returns. Indexed loops: written with iterator adapters, LLVM kept
     /// both arrays in local memory (run 46).
     #[inline(always)]
     fn add_scaled<const TILES: usize, const ACC: usize>(

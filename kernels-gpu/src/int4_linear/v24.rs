@@ -1,0 +1,38 @@
+//! Version 24 (`sm_90a` only): version 22's pipeline ([`super::v12`]) and
+//! `mma.sync` consumers with a tile of 256 weight rows x 32 activation
+//! rows. Shapes from `quant_kernels_abi::int4_linear::v24`.
+//!
+//! From 17 to 32 rows version 19 multiplies 64: at 32 x 28672 x 8192 it
+//! took 74.6 µs on the H200, as long as at 64 rows (73.5), where version 22
+//! took 48.5 at 16 (docs/PERF.md, run 51, call E). Its step is latency-bound
+//! between the dequantization and the 64-row MMAs (run 48, call C), and
+//! half of those MMAs are of rows past `m` at M = 32. Here the MMA
+//! warpgroups dequantize a step's weights once, as in versions 19 and 22,
+//! and each warp multiplies them by 32 activation rows with `mma.sync`
+//! (two `ldmatrix` and four `m16n8k16` a tile and 16-column chunk, twice
+//! version 22's), scaling the step's sums in f32 at `G` = 128 as version
+//! 22 does. A stage is 24 KB (version 19's codes, half its activations),
+//! so 7 stages fit.
+//!
+//! Shared memory: version 12's ring of `STAGES` stages, each version 10's
+//! codes and activations (layout in `v10.rs`, 32 activation rows: four
+//! swizzle atoms a half) followed by the step's group constants, then the
+//! barriers. Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M),
+//! MAX_GRID_Y), splits)`, exactly `BLOCK_THREADS` (512) threads,
+//! `SHARED_BYTES` of dynamic shared memory. In the `sm_80` PTX the entry
+//! points trap.
+
+use super::mma_tile::{linear_tiled, linear_tiled_split_k, tiled_entry_points};
+use super::v10::wgmma_tile;
+use super::v12::ProducerConsumer;
+use crate::float::Bf16;
+
+/// Version 24's main loop.
+pub(super) type V24 = ProducerConsumer<2, 16>;
+
+wgmma_tile!(V24, v24, windows);
+
+tiled_entry_points! {
+    V24: int4_linear_v24_f16, int4_linear_v24_bf16;
+    split_k: int4_linear_v24_split_k_f16, int4_linear_v24_split_k_bf16
+}
