@@ -14,6 +14,14 @@
 //! 22 does. A stage is 24 KB (version 19's codes, half its activations),
 //! so 7 stages fit.
 //!
+//! **Measured** (H200, run 52, bf16, cold, `docs/PERF.md`): at M = 32
+//! 1.08-1.18x faster than version 19 on the five benchmark shapes, with
+//! each version's split (28672 x 8192 unsplit: 62.9 µs against 74.5, 0.98
+//! µs a step against 1.16; 8192 x 28672 split 4: 60.8 against 68.7). The
+//! same tile on warpgroup MMAs (`m64n32k16`) was as fast unsplit and 3-8%
+//! slower split; without the constant windows 0.3-2.1% slower (2.1% at
+//! 28672 x 8192). Two of its tiles at M = 64 take 1.2-1.7x version 19's time.
+//!
 //! Shared memory: version 12's ring of `STAGES` stages, each version 10's
 //! codes and activations (layout in `v10.rs`, 32 activation rows: four
 //! swizzle atoms a half) followed by the step's group constants, then the
