@@ -165,11 +165,13 @@ pub const V22_KERNELS: PerFloat<Option<&str>> =
 pub const V22_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v22_split_k_f16"), bf16: Some("int4_linear_v22_split_k_bf16") };
 
-/// Version 24's entry points (version 22 with 32 activation rows a block; sm_90a only).
+/// Version 24's entry points (version 23 with 32 activation rows a block;
+/// sm_90a only). The second argument is a tensor map of `qweight`, as
+/// version 23's (see [`QweightTensorMap`]).
 pub const V24_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v24_f16"), bf16: Some("int4_linear_v24_bf16") };
 
-/// Version 24's split-K entry points (see [`SplitK`]).
+/// Version 24's split-K entry points (see [`SplitK`]), with the tensor map too.
 pub const V24_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v24_split_k_f16"), bf16: Some("int4_linear_v24_split_k_bf16") };
 
@@ -317,8 +319,10 @@ pub enum Int4LinearVersion {
     /// version 22 on three benchmark shapes, 1.03x slower (1.09x with
     /// zero points) at 8192 x 28672 (docs/PERF.md, run 28).
     V23 { split_k: u32 },
-    /// Version 22 with 32 activation rows a block and 7 stages: from 17
-    /// to 32 rows, half version 19's MMAs, by `mma.sync` a warp. Compute
+    /// Version 23 with 32 activation rows a block and 7 stages: from 17
+    /// to 32 rows, half version 19's MMAs, by `mma.sync` a warp, its codes
+    /// copied by the TMA unit (run 52, call D: 0.4-3.1% faster than by the
+    /// producer threads, as version 22 does, on four benchmark shapes). Compute
     /// capability 9.0 only; split as version 7. The one
     /// [`best_for`](Self::best_for) chooses there: at M = 32 on the H200
     /// 1.08-1.18x faster than version 19 on every benchmark shape, split
@@ -962,7 +966,7 @@ pub struct XTensorMap {
     pub box_rows: usize,
 }
 
-/// The tensor map of the codes that version 23's launches take as their
+/// The tensor map of the codes that the launches of versions 23 and 24 take as their
 /// second argument (a `CUtensorMap`, 128 bytes, passed by value):
 /// `cuTensorMapEncodeTiled` of `qweight`'s address as a 3-D array of 4-byte
 /// words (`CU_TENSOR_MAP_DATA_TYPE_UINT32`), dims `[16, words_per_row,
@@ -1163,10 +1167,11 @@ pub fn plan_version<T: Float>(
         box_columns: v13::TMA_BOX_COLUMNS,
         box_rows: v13::TMA_BOX_ROWS,
     });
-    let qweight_tensor_map = matches!(version, Int4LinearVersion::V23 { .. }).then_some(QweightTensorMap {
-        words_per_row: int4::padded_words_per_row(shape.k),
-        bands: shape.n.div_ceil(int4::BAND_ROWS),
-    });
+    let qweight_tensor_map = matches!(version, Int4LinearVersion::V23 { .. } | Int4LinearVersion::V24 { .. })
+        .then_some(QweightTensorMap {
+            words_per_row: int4::padded_words_per_row(shape.k),
+            bands: shape.n.div_ceil(int4::BAND_ROWS),
+        });
     Ok(Some(Int4LinearPlan { launch, split_k, x_tensor_map, qweight_tensor_map }))
 }
 
@@ -1347,7 +1352,7 @@ mod cuda {
             let dims = [m as u32, shape.n as u32, shape.k as u32, shape.group_size as u32];
             let [m, n, k, group_size] = dims.each_ref().map(arg);
             // Version 13 reads x through a tensor map, its first argument,
-            // and version 23 qweight, its second.
+            // and versions 23 and 24 qweight, their second.
             let (x_map, qweight_map);
             let x = match plan.x_tensor_map {
                 Some(map) => {

@@ -402,7 +402,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
 /// Versions 10 to 13, 18, 19 and 22 to 24: their own tiles, block and shared
 /// memory, both entry points each, and only on compute capability 9.0
 /// (their PTX is sm_90a); version 13's grid in whole clusters, and its
-/// limits; the tensor maps of versions 13 and 23.
+/// limits; the tensor maps of versions 13, 23 and 24.
 fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
     use Int4LinearVersion::{V10, V11, V12, V13, V18, V19, V22, V23, V24};
     let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
@@ -453,13 +453,14 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
     )?;
     ensure(plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
-    // Version 23 reads qweight through a tensor map of it: 384 columns are
-    // 48 words a row (3 steps), 600 rows 38 bands.
-    let plan =
-        int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V23 { split_k: 2 })?.ok_or("no plan")?;
-    let expected = QweightTensorMap { words_per_row: 48, bands: 38 };
-    ensure(plan.qweight_tensor_map == Some(expected) && plan.x_tensor_map.is_none(), || format!("{plan:?}"))?;
-    for version in [V12 { split_k: 1 }, V19 { split_k: 1 }, V22 { split_k: 1 }, V24 { split_k: 1 }] {
+    // Versions 23 and 24 read qweight through a tensor map of it: 384
+    // columns are 48 words a row (3 steps), 600 rows 38 bands.
+    for version in [V23 { split_k: 2 }, V24 { split_k: 1 }, V24 { split_k: 2 }] {
+        let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
+        let expected = QweightTensorMap { words_per_row: 48, bands: 38 };
+        ensure(plan.qweight_tensor_map == Some(expected) && plan.x_tensor_map.is_none(), || format!("{plan:?}"))?;
+    }
+    for version in [V12 { split_k: 1 }, V19 { split_k: 1 }, V22 { split_k: 1 }] {
         let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
         ensure(plan.x_tensor_map.is_none() && plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
     }

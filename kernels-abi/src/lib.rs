@@ -524,9 +524,11 @@ pub mod int4_linear {
     }
 
     /// Version 24, `int4_linear_v24_*` and `int4_linear_v24_split_k_*`
-    /// (sm_90a only): version 22 with 32 activation rows a block, for 17 to
+    /// (sm_90a only): version 23 with 32 activation rows a block, for 17 to
     /// 32 rows, where version 19 multiplies 64: half version 19's MMAs and
-    /// activations a step, 7 stages of 32 KB (225 KB of shared memory).
+    /// activations a step, 7 stages of 32 KB (225 KB of shared memory). Its
+    /// second argument is version 23's tensor map of the codes (the same
+    /// view and [`v23::CODE_BOX`]: both tiles have `BLOCK_N` = 256).
     pub mod v24 {
         wgmma_tile!(128, 32, 7);
         producer_consumer_loop!();

@@ -90,7 +90,6 @@ pub use v17::*;
 pub use v18::*;
 pub use v19::*;
 pub use v22::*;
-pub use v24::*;
 
 /// `y[m][n] = sum_k x[m][k] * (u[n][k] - z[n][g]) * s[n][g] (+ bias[n])`, `g = k / group_size`,
 /// one activation row per block: the decode (`M = 1`) entry point.

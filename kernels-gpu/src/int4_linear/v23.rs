@@ -97,18 +97,19 @@ impl TiledGemm for V23 {
 }
 
 #[cfg(target_feature = "sm_90a")]
-mod hopper {
+pub(super) mod hopper {
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v12::hopper::{Feed, FirstStep, Ring};
     use crate::tma::{self, TensorMapAddress};
     use quant_kernels_abi::int4::BAND_ROWS;
     use quant_kernels_abi::int4_linear::v23::{BLOCK_N, CODE_BYTES_PER_STAGE};
 
-    /// Version 23's feed: producer thread 0 copies each step's codes with
-    /// the TMA unit, and the producer threads copy the activations from `x`.
-    pub(super) struct TensorMapCodes<T> {
-        pub(super) x: *const T,
-        pub(super) codes: TensorMapAddress,
+    /// Version 23's feed (and version 24's, whose tile has the same 256
+    /// weight rows): producer thread 0 copies each step's codes with the
+    /// TMA unit, and the producer threads copy the activations from `x`.
+    pub(in crate::int4_linear) struct TensorMapCodes<T> {
+        pub(in crate::int4_linear) x: *const T,
+        pub(in crate::int4_linear) codes: TensorMapAddress,
     }
 
     impl<T> Feed<T> for TensorMapCodes<T> {
@@ -129,7 +130,8 @@ mod hopper {
 
         #[inline(always)]
         unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first: (usize, usize), thread: usize) {
-            // Version 23's ring: the box the host encodes is its.
+            // Version 23's ring (or version 24's, with the same codes a
+            // stage): the box the host encodes is its.
             const { assert!(S::BLOCK_N == BLOCK_N && S::CODE_BYTES_PER_STAGE == CODE_BYTES_PER_STAGE) };
             if thread != 0 {
                 return;

@@ -1,6 +1,7 @@
-//! Version 24 (`sm_90a` only): version 22's pipeline ([`super::v12`]) and
-//! `mma.sync` consumers with a tile of 256 weight rows x 32 activation
-//! rows. Shapes from `quant_kernels_abi::int4_linear::v24`.
+//! Version 24 (`sm_90a` only): version 23's pipeline ([`super::v12`] fed
+//! by [`super::v23`]'s copies of the codes by the TMA unit) and `mma.sync`
+//! consumers with a tile of 256 weight rows x 32 activation rows. Shapes
+//! from `quant_kernels_abi::int4_linear::v24`.
 //!
 //! From 17 to 32 rows version 19 multiplies 64: at 32 x 28672 x 8192 it
 //! took 74.6 µs on the H200, as long as at 64 rows (73.5), where version 22
@@ -21,26 +22,59 @@
 //! same tile on warpgroup MMAs (`m64n32k16`) was as fast unsplit and 3-8%
 //! slower split; without the constant windows 0.3-2.1% slower (2.1% at
 //! 28672 x 8192). Two of its tiles at M = 64 take 1.2-1.7x version 19's time.
+//! Those builds had the producer threads copy the codes (version 22's
+//! feed); with version 23's, one TMA copy a step (call D, three rounds),
+//! it was 0.4-3.1% faster on four shapes and within 0.2% on 4096 x 11008
+//! split 8 (28672 x 8192: 61.5 µs against 63.0).
 //!
 //! Shared memory: version 12's ring of `STAGES` stages, each version 10's
 //! codes and activations (layout in `v10.rs`, 32 activation rows: four
 //! swizzle atoms a half) followed by the step's group constants, then the
-//! barriers. Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M),
+//! barriers. The second argument is the tensor map of the codes that
+//! version 23 takes (its view and box: ABI `v23`; this tile's codes are
+//! the same 256 rows a step). Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M),
 //! MAX_GRID_Y), splits)`, exactly `BLOCK_THREADS` (512) threads,
 //! `SHARED_BYTES` of dynamic shared memory. In the `sm_80` PTX the entry
 //! points trap.
 
-use super::mma_tile::{linear_tiled, linear_tiled_split_k, tiled_entry_points};
+use super::GroupParams;
+use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
 use super::v10::wgmma_tile;
-use super::v12::ProducerConsumer;
 use crate::float::Bf16;
+use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
+use crate::wgmma::WgmmaHalf;
+use core::ops::Range;
 
 /// Version 24's main loop.
-pub(super) type V24 = ProducerConsumer<2, 16>;
+pub(super) struct V24;
 
 wgmma_tile!(V24, v24, windows);
 
-tiled_entry_points! {
-    V24: int4_linear_v24_f16, int4_linear_v24_bf16;
+tensor_map_entry_points! {
+    V24, qweight: int4_linear_v24_f16, int4_linear_v24_bf16;
     split_k: int4_linear_v24_split_k_f16, int4_linear_v24_split_k_bf16
+}
+
+impl TiledGemm for V24 {
+    type Activations<T: WgmmaHalf> = *const T;
+    type Codes = TensorMapAddress;
+
+    #[inline(always)]
+    unsafe fn sum_tiles<T: WgmmaHalf>(
+        x: *const T,
+        qweight: TensorMapAddress,
+        groups: GroupParams,
+        dims: (usize, usize, usize),
+        steps: Range<usize>,
+        out: impl TileOutput<T>,
+    ) {
+        #[cfg(target_feature = "sm_90a")]
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            let feed = super::v23::hopper::TensorMapCodes { x, codes: qweight };
+            super::v12::hopper::pipeline::<T, _, Self, 2, 16>(feed, groups, dims, steps, out)
+        };
+        #[cfg(not(target_feature = "sm_90a"))]
+        super::v10::sm90a_only((x, qweight, groups, dims, steps, out));
+    }
 }
