@@ -28,7 +28,8 @@ fn main() {
         .max_threads("int4_linear_v24_", v24::BLOCK_THREADS)
         .min_blocks("int4_linear_v24_", 1)
         // Version 13 runs in clusters along the grid's x and reads its
-        // first argument, a tensor map, where it lies; version 23 its second.
+        // first argument, a tensor map, where it lies; versions 23 and 24
+        // their second.
         .cluster_dims("int4_linear_v13_", [v13::CLUSTER as u32, 1, 1])
         .tensor_map_param("int4_linear_v13_", 0)
         .tensor_map_param("int4_linear_v23_", 1)

@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | f32 (v1, v2) | `1e-5` (about 1e-7 measured) | f32 FMA chains over exact small integers, one scale product per chunk |
 //! | f16 (v3 and up) | `2e-3` (2.2e-4 to 2.8e-4 measured) | the output's rounding (`2^-11`); v3/v4 also round each weight `(u - z) s` once to f16 |
-//! | bf16 (v3 and up) | `1e-2` (1.7e-3 to 2.7e-3 measured) | the same with `u = 2^-8`; v5, v6 and v17 round no weight, only the output; v22 and v23 at `G = 128` round no weight either, but their scale once to bf16 |
+//! | bf16 (v3 and up) | `1e-2` (1.7e-3 to 2.7e-3 measured) | the same with `u = 2^-8`; v5, v6 and v17 round no weight, only the output; v22 to v24 at `G = 128` round no weight either, but their scale once to bf16 |
 //!
 //! The norm-wise bound holds over outputs of 256 elements or more; a few
 //! outputs that cancel to near zero can exceed it in relative terms, so
@@ -320,13 +320,14 @@ pub enum Int4LinearVersion {
     /// zero points) at 8192 x 28672 (docs/PERF.md, run 28).
     V23 { split_k: u32 },
     /// Version 23 with 32 activation rows a block and 7 stages: from 17
-    /// to 32 rows, half version 19's MMAs, by `mma.sync` a warp, its codes
-    /// copied by the TMA unit (run 52, call D: 0.4-3.1% faster than by the
-    /// producer threads, as version 22 does, on four benchmark shapes). Compute
+    /// to 32 rows, half version 19's MMAs, by `mma.sync` a warp. Compute
     /// capability 9.0 only; split as version 7. The one
-    /// [`best_for`](Self::best_for) chooses there: at M = 32 on the H200
-    /// 1.08-1.18x faster than version 19 on every benchmark shape, split
-    /// or not (docs/PERF.md, run 52: 62.9 µs against 74.5 at 28672 x 8192).
+    /// [`best_for`](Self::best_for) chooses there: at M = 32 on the H200,
+    /// with its codes copied by the producer threads as version 22 does,
+    /// 1.08-1.18x faster than version 19 on every benchmark shape, split or
+    /// not (docs/PERF.md, run 52, call A: 62.9 µs against 74.5 at 28672 x
+    /// 8192); copied by the TMA unit, as version 23 does, 0.4-3.1% faster
+    /// again on four of them (call D).
     V24 { split_k: u32 },
 }
 
@@ -455,9 +456,9 @@ impl Int4LinearVersion {
             // version 19 (version 12's pipeline on 64-row tiles): at M = 32
             // and 64 1.10-1.39x faster than version 18 (version 10's loop on
             // them) on every benchmark shape, split or not (run 24, call F).
-            // From 17 to 32 rows version 24 (version 22's pipeline on
+            // From 17 to 32 rows version 24 (version 23's pipeline on
             // 32-row tiles), which does not multiply the 32 rows past `m`
-            // that version 19's tile does.
+            // that version 19's tile does (run 52).
             _ if m <= v24::BLOCK_M && Self::V24 { split_k: 1 }.runs_on(device.compute_capability) => {
                 Self::V24 { split_k: 1 }
             }

@@ -570,10 +570,10 @@ pub(super) mod hopper {
         let mut fill = 0u32;
         // Where a step is one group and a thread holds fewer sums than the
         // pairs it dequantizes a step (16 against 64 in versions 22 and
-        // 23, 32 in version 24), the MMAs take the exact `u - z` into `step_sums`, afresh
-        // each step, and the thread adds those to `acc` times the step's
-        // scales in f32: 16 FMAs a step in place of 64 packed multiplies,
-        // and one rounding less a weight. It adds them once the next
+        // 23, 32 in version 24), the MMAs take the exact `u - z` into
+        // `step_sums`, afresh each step, and the thread adds those to
+        // `acc` times the step's scales in f32: 16 (or 32) FMAs a step in
+        // place of 64 packed multiplies, and one rounding less a weight. It adds them once the next
         // step's stage is full, before that step's MMAs overwrite them
         // (docs/PERF.md, run 46: 2.8-6% faster at 16 rows unsplit; adding
         // them between the next step's first dequantization and its MMAs
@@ -694,8 +694,8 @@ pub(super) mod hopper {
     /// is the lane's row plus `8 * (i % 4 / 2)`, as in `Lane::store_tiles`).
     /// Nothing to wait for: `scale_after` holds for the 16- and 32-row
     /// tiles only (8 and 16 sums a tile), whose `mma.sync` MMAs are
-    /// complete when `mma_step` returns. Indexed loops: written with iterator adapters, LLVM kept
-    /// both arrays in local memory (run 46).
+    /// complete when `mma_step` returns. Indexed loops: written with
+    /// iterator adapters, LLVM kept both arrays in local memory (run 46).
     #[inline(always)]
     fn add_scaled<const TILES: usize, const ACC: usize>(
         acc: &mut [[f32; ACC]; TILES],

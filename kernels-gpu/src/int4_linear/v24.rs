@@ -21,8 +21,8 @@
 //! µs a step against 1.16; 8192 x 28672 split 4: 60.8 against 68.7). The
 //! same tile on warpgroup MMAs (`m64n32k16`) was as fast unsplit and 3-8%
 //! slower split; without the constant windows 0.3-2.1% slower (2.1% at
-//! 28672 x 8192). Two of its tiles at M = 64 take 1.2-1.7x version 19's time.
-//! Those builds had the producer threads copy the codes (version 22's
+//! 28672 x 8192). Two of its tiles at M = 64 take 1.2-1.7x version 19's
+//! time. Those builds had the producer threads copy the codes (version 22's
 //! feed); with version 23's, one TMA copy a step (call D, three rounds),
 //! it was 0.4-3.1% faster on four shapes and within 0.2% on 4096 x 11008
 //! split 8 (28672 x 8192: 61.5 µs against 63.0).
@@ -32,10 +32,10 @@
 //! swizzle atoms a half) followed by the step's group constants, then the
 //! barriers. The second argument is the tensor map of the codes that
 //! version 23 takes (its view and box: ABI `v23`; this tile's codes are
-//! the same 256 rows a step). Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M),
-//! MAX_GRID_Y), splits)`, exactly `BLOCK_THREADS` (512) threads,
-//! `SHARED_BYTES` of dynamic shared memory. In the `sm_80` PTX the entry
-//! points trap.
+//! the same 256 rows a step). Launch: grid `(ceil(n / BLOCK_N),
+//! min(ceil(m / BLOCK_M), MAX_GRID_Y), splits)`, exactly `BLOCK_THREADS`
+//! (512) threads, `SHARED_BYTES` of dynamic shared memory. In the `sm_80`
+//! PTX the entry points trap.
 
 use super::GroupParams;
 use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
