@@ -237,7 +237,9 @@ impl<T: MmaHalf, const N_TILES: usize, const G: usize, const R: usize> GroupedLa
         let steps = self.groups.groups_per_row.div_ceil(Self::GROUPS_PER_STEP);
         let step = first_step + self.t / 2;
         let once_a_line = PREFETCH_ONCE_A_LINE[N_TILES - 1];
-        if self.t / 2 < STEPS_IN_FLIGHT && step < steps && (!once_a_line || (lane_id() / 4) % 2 == 0) {
+        // A quad's 4 lanes: the 2 rows of each of a batch's 2 steps.
+        const { assert!(STEPS_IN_FLIGHT == 2) };
+        if step < steps && (!once_a_line || (lane_id() / 4) % 2 == 0) {
             for tile in 0..R {
                 // SAFETY: the step's first column is below k, in a row of a band of qweight.
                 unsafe { prefetch_l2(self.code_word(tile, self.t % 2, step, 0)) };
