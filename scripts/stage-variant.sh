@@ -3,9 +3,10 @@
 # applied, in a worktree beside this checkout (target/variant-src), and
 # stages its main job stripped and compressed as .carry/qk-NAME.xz, and with
 # `--test T` the test binary T as .carry/T-NAME.xz (scripts/variant-tests.sh
-# runs its GPU tests and memcheck there; scripts/device-ab.sh the A/B). Variants share one target folder (target/variant-build), so
-# a second variant rebuilds only what its patches touch (about 1-1.5 min on
-# 2 cores). With ptxas where .ci/run puts it, prints the sm_90a entry points
+# runs its GPU tests and memcheck there; scripts/device-ab.sh the A/B).
+# Variants share one target folder (target/variant-build), so a second
+# variant rebuilds only what its patches touch (about 1-1.5 min on 2
+# cores). With ptxas where .ci/run puts it, prints the sm_90a entry points
 # over the spill budget: a variant that spills is a different experiment.
 # HEAD itself (no patch) is the usual base: `scripts/stage-variant.sh base`.
 # Usage: scripts/stage-variant.sh NAME [--test T]... [PATCH]...

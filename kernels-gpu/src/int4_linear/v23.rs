@@ -54,16 +54,21 @@
 
 use super::GroupParams;
 use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
-use super::v10::wgmma_tile;
+use super::v10::{WgmmaTile, wgmma_tile};
 use crate::float::Bf16;
 use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 
-/// Version 23's main loop (launch shape above): version 12's
-/// (`v12::hopper::pipeline`) on version 22's tile, fed by
-/// [`hopper::TensorMapCodes`].
-pub(super) struct V23;
+/// The main loop of versions 23 and 24: version 12's
+/// (`v12::hopper::pipeline`) fed by [`hopper::TensorMapCodes`], two MMA
+/// tiles of 64 weight rows a warpgroup with `ACC` accumulators a thread and
+/// tile (8: version 22's 16 activation rows; 16: version 24's 32), by
+/// `mma.sync`.
+pub(super) struct TensorMapGemm<const ACC: usize>;
+
+/// Version 23's main loop (launch shape above).
+pub(super) type V23 = TensorMapGemm<8>;
 
 wgmma_tile!(V23, v23, windows on short rows);
 
@@ -72,7 +77,10 @@ tensor_map_entry_points! {
     split_k: int4_linear_v23_split_k_f16, int4_linear_v23_split_k_bf16
 }
 
-impl TiledGemm for V23 {
+impl<const ACC: usize> TiledGemm for TensorMapGemm<ACC>
+where
+    Self: WgmmaTile,
+{
     type Activations<T: WgmmaHalf> = *const T;
     type Codes = TensorMapAddress;
 
@@ -89,7 +97,7 @@ impl TiledGemm for V23 {
         // SAFETY: forwarded from the caller.
         unsafe {
             let feed = hopper::TensorMapCodes { x, codes: qweight };
-            super::v12::hopper::pipeline::<T, _, Self, 2, 8>(feed, groups, dims, steps, out)
+            super::v12::hopper::pipeline::<T, _, Self, 2, ACC>(feed, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
         super::v10::sm90a_only((x, qweight, groups, dims, steps, out));
@@ -97,7 +105,7 @@ impl TiledGemm for V23 {
 }
 
 #[cfg(target_feature = "sm_90a")]
-pub(super) mod hopper {
+mod hopper {
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v12::hopper::{Feed, FirstStep, Ring};
     use crate::tma::{self, TensorMapAddress};
@@ -107,9 +115,9 @@ pub(super) mod hopper {
     /// Version 23's feed (and version 24's, whose tile has the same 256
     /// weight rows): producer thread 0 copies each step's codes with the
     /// TMA unit, and the producer threads copy the activations from `x`.
-    pub(in crate::int4_linear) struct TensorMapCodes<T> {
-        pub(in crate::int4_linear) x: *const T,
-        pub(in crate::int4_linear) codes: TensorMapAddress,
+    pub(super) struct TensorMapCodes<T> {
+        pub(super) x: *const T,
+        pub(super) codes: TensorMapAddress,
     }
 
     impl<T> Feed<T> for TensorMapCodes<T> {

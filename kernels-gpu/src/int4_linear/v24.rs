@@ -37,44 +37,18 @@
 //! (512) threads, `SHARED_BYTES` of dynamic shared memory. In the `sm_80`
 //! PTX the entry points trap.
 
-use super::GroupParams;
-use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
+use super::mma_tile::{linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
 use super::v10::wgmma_tile;
+use super::v23::TensorMapGemm;
 use crate::float::Bf16;
-use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
-use crate::wgmma::WgmmaHalf;
-use core::ops::Range;
+use crate::tma::{TensorMap, tensor_map_address};
 
-/// Version 24's main loop.
-pub(super) struct V24;
+/// Version 24's main loop: version 23's on 32 activation rows.
+pub(super) type V24 = TensorMapGemm<16>;
 
 wgmma_tile!(V24, v24, windows);
 
 tensor_map_entry_points! {
     V24, qweight: int4_linear_v24_f16, int4_linear_v24_bf16;
     split_k: int4_linear_v24_split_k_f16, int4_linear_v24_split_k_bf16
-}
-
-impl TiledGemm for V24 {
-    type Activations<T: WgmmaHalf> = *const T;
-    type Codes = TensorMapAddress;
-
-    #[inline(always)]
-    unsafe fn sum_tiles<T: WgmmaHalf>(
-        x: *const T,
-        qweight: TensorMapAddress,
-        groups: GroupParams,
-        dims: (usize, usize, usize),
-        steps: Range<usize>,
-        out: impl TileOutput<T>,
-    ) {
-        #[cfg(target_feature = "sm_90a")]
-        // SAFETY: forwarded from the caller.
-        unsafe {
-            let feed = super::v23::hopper::TensorMapCodes { x, codes: qweight };
-            super::v12::hopper::pipeline::<T, _, Self, 2, 16>(feed, groups, dims, steps, out)
-        };
-        #[cfg(not(target_feature = "sm_90a"))]
-        super::v10::sm90a_only((x, qweight, groups, dims, steps, out));
-    }
 }
