@@ -150,6 +150,7 @@ pub const V18_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v18_split_k_f16"), bf16: Some("int4_linear_v18_split_k_bf16") };
 
 /// Version 19's entry points (version 12 with version 18's 64-row tile; sm_90a only).
+/// The first argument is a tensor map of `x` (see [`XTensorMap`]) in place of its address.
 pub const V19_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v19_f16"), bf16: Some("int4_linear_v19_bf16") };
 
@@ -947,8 +948,8 @@ pub struct Int4LinearPlan {
     pub qweight_tensor_map: Option<QweightTensorMap>,
 }
 
-/// The tensor map of the activations that version 13's launches take as
-/// their first argument (a `CUtensorMap`, 128 bytes, passed by value):
+/// The tensor map of the activations that the launches of versions 13 and
+/// 19 take as their first argument (a `CUtensorMap`, 128 bytes, passed by value):
 /// `cuTensorMapEncodeTiled` of `x`'s address as a 2-D array of 2-byte
 /// elements (`CU_TENSOR_MAP_DATA_TYPE_UINT16`, or the f16/bf16 type), dims
 /// `[columns, rows]`, row stride `2 * columns` bytes, box `[box_columns,
@@ -1038,9 +1039,9 @@ pub fn workspace_len(version: Int4LinearVersion, m: usize, n: usize) -> Result<u
 /// none), `y: CUdeviceptr` (`T [m][n]`), `m: u32`, `n: u32`, `k: u32`,
 /// `group_size: u32`; the weight arrays as in [`quant_kernels_abi::int4`].
 /// A plan that splits `K` has two launches and a workspace ([`SplitK`]); a
-/// plan of version 13 takes a tensor map of `x` in place of `x`
-/// ([`XTensorMap`]), and one of version 23 a tensor map of `qweight` in
-/// place of `qweight` ([`QweightTensorMap`]).
+/// plan of version 13 or 19 takes a tensor map of `x` in place of `x`
+/// ([`XTensorMap`]), and one of version 23 or 24 a tensor map of `qweight`
+/// in place of `qweight` ([`QweightTensorMap`]).
 pub fn plan<T: Float>(
     shape: &Int4Shape,
     buffers: &Int4LinearBuffers,
@@ -1128,9 +1129,18 @@ pub fn plan_version<T: Float>(
     // Whole clusters (version 13).
     let blocks_n =
         shape.n.div_ceil(version.rows_per_block(m)).next_multiple_of(version.tiled_block().map_or(1, |b| b.cluster));
-    if let Int4LinearVersion::V13 { .. } = version {
-        // Its tensor map's box coordinates are 32-bit signed and reach one
-        // tile past m and a step past k.
+    // Versions 13 and 19 read x through a tensor map of it, in boxes of
+    // (columns, rows).
+    let x_box = match version {
+        Int4LinearVersion::V13 { .. } => Some((v13::TMA_BOX_COLUMNS, v13::TMA_BOX_ROWS)),
+        Int4LinearVersion::V19 { .. } => Some((v19::TMA_BOX_COLUMNS, v19::TMA_BOX_ROWS)),
+        _ => None,
+    };
+    if x_box.is_some() {
+        // The map's box coordinates are 32-bit signed and reach one tile
+        // past m and a step past k (both versions' tiles and steps are
+        // within version 13's).
+        const { assert!(v19::BLOCK_M <= v13::BLOCK_M && v19::STEP_K == v13::STEP_K) };
         for (what, value) in [("m", m), ("k", shape.k)] {
             let limit = i32::MAX as usize - v13::BLOCK_M.max(v13::STEP_K);
             if value > limit {
@@ -1162,12 +1172,8 @@ pub fn plan_version<T: Float>(
     } else {
         None
     };
-    let x_tensor_map = matches!(version, Int4LinearVersion::V13 { .. }).then_some(XTensorMap {
-        rows: m,
-        columns: shape.k,
-        box_columns: v13::TMA_BOX_COLUMNS,
-        box_rows: v13::TMA_BOX_ROWS,
-    });
+    let x_tensor_map =
+        x_box.map(|(box_columns, box_rows)| XTensorMap { rows: m, columns: shape.k, box_columns, box_rows });
     let qweight_tensor_map = matches!(version, Int4LinearVersion::V23 { .. } | Int4LinearVersion::V24 { .. })
         .then_some(QweightTensorMap {
             words_per_row: int4::padded_words_per_row(shape.k),

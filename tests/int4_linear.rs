@@ -460,7 +460,16 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         let expected = QweightTensorMap { words_per_row: 48, bands: 38 };
         ensure(plan.qweight_tensor_map == Some(expected) && plan.x_tensor_map.is_none(), || format!("{plan:?}"))?;
     }
-    for version in [V12 { split_k: 1 }, V19 { split_k: 1 }, V22 { split_k: 1 }] {
+    // Version 19 reads x through a tensor map too, a box of its 64 rows (run 54).
+    let plan =
+        int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V19 { split_k: 2 })?.ok_or("no plan")?;
+    let expected = XTensorMap { rows: 257, columns: 384, box_columns: 64, box_rows: v19::BLOCK_M };
+    ensure(plan.x_tensor_map == Some(expected) && plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
+    expect_error(
+        int4_linear::plan_version::<f16>(&shape, &buffers(limit + 1, &shape, false), V19 { split_k: 1 }),
+        Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
+    )?;
+    for version in [V12 { split_k: 1 }, V22 { split_k: 1 }] {
         let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
         ensure(plan.x_tensor_map.is_none() && plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
     }
@@ -833,13 +842,31 @@ fn gemm_tiles_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
 /// Version 24's 32-row tile alone, unsplit and split 2 and 3 ways, small
 /// enough for compute-sanitizer: `M` inside one tile, at it and past two
 /// (17, 32, 75: its `ldmatrix` of rows 16-31 and the whole-line epilogue's
-/// 32 rows), `N` inside and past its 256 weight rows, `K` with a partial
-/// last step or of 8 whole ones (at `G = 128` with zero points one window
-/// of constants, read a window at a time), every group size and mode, with
-/// and without bias (check_layer).
+/// 32 rows); the rest as [`one_tile_ragged`].
 fn thirty_two_row_tile_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
-    let versions = [1, 2, 3].map(|split_k| Int4LinearVersion::V24 { split_k });
-    for (i, m) in [17, 32, 75].into_iter().enumerate() {
+    one_tile_ragged(kernels, rng, |split_k| Int4LinearVersion::V24 { split_k }, [17, 32, 75])
+}
+
+/// Version 19's 64-row tile alone, as [`thirty_two_row_tile_ragged`]: `M`
+/// inside one tile, at it and past two (33, 64, 139: the activations'
+/// tensor-map boxes past `m`, from run 54).
+fn sixty_four_row_tile_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    one_tile_ragged(kernels, rng, |split_k| Int4LinearVersion::V19 { split_k }, [33, 64, 139])
+}
+
+/// One tiled version unsplit and split 2 and 3 ways (`version(split_k)`)
+/// on `M` of `rows`, `N` inside and past its 256 weight rows, `K` with a
+/// partial last step or of 8 whole ones (at `G = 128` with zero points one
+/// window of constants, read a window at a time), every group size and
+/// mode, with and without bias (check_layer).
+fn one_tile_ragged(
+    kernels: &Kernels,
+    rng: &mut Rng,
+    version: impl Fn(u32) -> Int4LinearVersion,
+    rows: [usize; 3],
+) -> TestResult {
+    let versions = [1, 2, 3].map(version);
+    for (i, m) in rows.into_iter().enumerate() {
         for (j, mode) in MODES.into_iter().enumerate() {
             for (l, group_size) in [32, 64, 128].into_iter().enumerate() {
                 let n = [200, 1000][(i + j + l) % 2];
@@ -1423,6 +1450,7 @@ fn main() {
         gpu_test("gpu::v17_every_block_shape", v17_every_block_shape),
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
         gpu_test("gpu::thirty_two_row_tile_ragged", thirty_two_row_tile_ragged),
+        gpu_test("gpu::sixty_four_row_tile_ragged", sixty_four_row_tile_ragged),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
         gpu_test("gpu::tiled_gemms_many_tile_groups", tiled_gemms_many_tile_groups),
         gpu_test("gpu::tiled_gemms_misaligned_outputs", tiled_gemms_misaligned_outputs),

@@ -1,7 +1,8 @@
 //! The embedded PTX (CPU only): every kernel the host launches is in every
 //! target's module and every kernel in the modules is launched by the host,
 //! every `sm_90a` kernel waits for the previous grid before touching global
-//! memory, and devices map to the right target.
+//! memory, every tensor-map argument is declared 64-byte aligned, and
+//! devices map to the right target.
 
 mod common;
 
@@ -143,6 +144,32 @@ fn every_kernel_waits_for_the_previous_grid_first(_: &mut Rng) -> TestResult {
     Ok(())
 }
 
+/// A kernel argument of 128 bytes is a tensor map (`CUtensorMap`), which
+/// the driver needs 64-byte aligned in the parameter space, as
+/// `ptx-builder`'s `tensor_map_param` declares it (rustc writes the
+/// struct's own alignment); an entry point missing from `build.rs`'s list
+/// faults with a misaligned address at its first copy (run 54, version 19
+/// before its entry).
+fn every_tensor_map_parameter_is_64_byte_aligned(_: &mut Rng) -> TestResult {
+    for target in ptx::targets() {
+        let mut maps = 0;
+        for (kernel, text) in entries(target.ptx) {
+            let parameters = text.split(')').next().unwrap_or_default();
+            for line in
+                parameters.lines().map(str::trim).filter(|line| line.ends_with("[128],") || line.ends_with("[128]"))
+            {
+                ensure(line.starts_with(".param .align 64 .b8 "), || {
+                    format!("{kernel} in {}: `{line}` is not 64-byte aligned", target.name())
+                })?;
+                maps += 1;
+            }
+        }
+        // Versions 13, 19, 23 and 24: one map each of their 4 entry points.
+        ensure(maps == 16, || format!("{maps} tensor-map parameters in {}", target.name()))?;
+    }
+    Ok(())
+}
+
 fn devices_map_to_the_newest_target_they_run(_: &mut Rng) -> TestResult {
     // sm_90a runs on 9.0 only; newer devices take the portable sm_80.
     for (cc, expected) in [
@@ -164,6 +191,7 @@ fn main() {
         cpu_test("cpu::host_and_modules_agree_on_kernels", host_and_modules_agree_on_kernels),
         cpu_test("cpu::every_target_defines_every_kernel", every_target_defines_every_kernel),
         cpu_test("cpu::every_kernel_waits_for_the_previous_grid_first", every_kernel_waits_for_the_previous_grid_first),
+        cpu_test("cpu::every_tensor_map_parameter_is_64_byte_aligned", every_tensor_map_parameter_is_64_byte_aligned),
         cpu_test("cpu::devices_map_to_the_newest_target_they_run", devices_map_to_the_newest_target_they_run),
     ]);
 }

@@ -507,9 +507,16 @@ pub mod int4_linear {
     /// (sm_90a only): version 12's producers and consumers with version
     /// 18's tile (256 weight rows x 64 activation rows, `m64n64k16`), and 5
     /// stages (one more than version 12 in about as much shared memory: 201 KB).
+    /// From run 54 the TMA unit copies each stage's activations: the first
+    /// argument is a tensor map of `x` (`m` rows of `k`), as version 13's.
     pub mod v19 {
         wgmma_tile!(128, 64, 5);
         producer_consumer_loop!();
+        /// Columns of a tensor-map copy: one half of a stage's activations.
+        pub use super::v13::TMA_BOX_COLUMNS;
+        /// Rows of a tensor-map copy: the tile's (no cluster).
+        pub const TMA_BOX_ROWS: usize = BLOCK_M;
+        const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
     }
 
     /// Version 22, `int4_linear_v22_*` and `int4_linear_v22_split_k_*`

@@ -45,6 +45,28 @@ macro_rules! tensor_map_address {
 pub(crate) use tensor_map_address;
 
 /// Copies the box at `(column, row)` of the 2-D array `map` describes into
+/// this block's shared memory at `destination`, counted, as it lands,
+/// against the transaction count of the mbarrier at `barrier`.
+///
+/// # Safety
+/// `map` is a kernel's tensor-map parameter; `destination` holds the box's
+/// bytes, aligned as the map's swizzle needs (1024 bytes for 128-byte
+/// swizzle); `barrier` is an initialized mbarrier that expects the bytes
+/// in its current phase; no thread reads or writes those bytes until it.
+#[inline(always)]
+pub unsafe fn load_2d(destination: u32, map: TensorMapAddress, (column, row): (i32, i32), barrier: u32) {
+    // SAFETY: the caller guarantees the map, the slot and the barrier.
+    unsafe {
+        asm!(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \
+             [{d}], [{m}, {{{c}, {r}}}], [{b}];",
+            d = in(reg32) destination, m = in(reg64) map.0, c = in(reg32) column, r = in(reg32) row,
+            b = in(reg32) barrier,
+        )
+    };
+}
+
+/// Copies the box at `(column, row)` of the 2-D array `map` describes into
 /// shared memory at `destination` of every block of the cluster in `blocks`
 /// (bit `r`: rank `r`), each copy counted, as it lands, against the
 /// transaction count of the mbarrier at `barrier` in that block (the same

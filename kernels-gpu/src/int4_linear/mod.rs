@@ -11,7 +11,8 @@
 //! share the activations through TMA multicast), 17 (`v17.rs`,
 //! versions 5 and 6 in blocks of several groups of warps, each on its own
 //! rows), 18 (`v18.rs`, version 10 with 64 activation rows a block) and
-//! 19 (`v19.rs`, version 12 with 64), 22 (`v22.rs`, version 12 with
+//! 19 (`v19.rs`, version 12 with 64, its activations copied by the TMA
+//! unit), 22 (`v22.rs`, version 12 with
 //! 16), 23 (`v23.rs`, version 22 with its codes copied by the TMA unit)
 //! and 24 (`v24.rs`, version 23 with 32), sharing `mma_tile.rs`, take f16
 //! or bf16 and run on the tensor cores. Versions 7, 10 to 13, 18, 19 and 22
