@@ -19,10 +19,10 @@
 //!   step, whose `wgmma.wait` leaves only that chunk's MMAs pending).
 //!
 //! The producers, the consumers and the ring are `hopper::pipeline`,
-//! which version 13 shares: what differs (how the activations reach a
-//! stage) is a `hopper::Feed`; version 12's copies them with the codes.
-//! The pipeline is generic over the tile (`WgmmaTile`): version 19 runs it
-//! with version 18's 64-row tile.
+//! which versions 13, 19 and 22 to 24 share: what differs (how the
+//! activations and codes reach a stage) is a `hopper::Feed`; version 12's
+//! copies them both. The pipeline is generic over the tile (`WgmmaTile`):
+//! version 19 runs it with version 18's 64-row tile.
 //!
 //! Every stage of the ring can be in flight at once (version 10 keeps
 //! `STAGES - 2`), and the producer runs into the next activation tile while
@@ -94,7 +94,7 @@ use crate::float::Bf16;
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 
-/// The producer-consumer main loop of versions 12 and 19 (`hopper::pipeline`
+/// The producer-consumer main loop of versions 12 and 22 (`hopper::pipeline`
 /// with the producers copying the activations): `TILES` MMA tiles of 64
 /// weight rows a warpgroup, `ACC` accumulators a thread and tile, as
 /// [`super::v10::WarpgroupGemm`]; its other constants come from
