@@ -35,7 +35,7 @@
 //! 54, call D, bf16, `docs/PERF.md`): 0.9-2.6% faster at M = 64 on every
 //! benchmark shape (28672 x 8192: 71.46 µs against 73.37) and 1.7-2.9% at
 //! M = 128. Predicted 8-11% from a probe with no activation copies at all
-//! (call B: 10-12%); but that probe also took the activations' 16 KB a
+//! (call B: 9-12%); but that probe also took the activations' 16 KB a
 //! step and block off the L2, the same bytes for every block, and those,
 //! not the copies' instructions, are the likely rest (not measured apart).
 //!
