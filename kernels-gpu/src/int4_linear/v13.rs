@@ -13,7 +13,7 @@
 //! (multicast). The activations then cross L2 once a cluster: a third less
 //! traffic a step. The producers still copy the codes with `cp.async` and
 //! store the constants, as in version 12 ([`super::v12`]'s pipeline, fed
-//! by [`MulticastActivations`]); the TMA writes the 128-byte swizzle that
+//! by [`TensorMapActivations`]); the TMA writes the 128-byte swizzle that
 //! version 10's layout already has, and zeros past `m` and `k`.
 //!
 //! **Barriers.** A stage's `full` barrier completes when the block's own
@@ -63,15 +63,22 @@
 
 use super::GroupParams;
 use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
-use super::v10::wgmma_tile;
+use super::v10::{WgmmaTile, wgmma_tile};
 use crate::float::Bf16;
 use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
+use quant_kernels_abi::int4_linear::v13::CLUSTER;
 
-/// Version 13's main loop (launch shape above): version 12's
-/// (`v12::hopper::pipeline`) fed by [`hopper::MulticastActivations`].
-pub(super) struct V13;
+/// The main loop of versions 13 and 19: version 12's
+/// (`v12::hopper::pipeline`) fed by [`hopper::TensorMapActivations`], the
+/// activations by the TMA unit in clusters of `CLUSTER` blocks, two MMA
+/// tiles of 64 weight rows a warpgroup with `ACC` accumulators a thread and
+/// tile (64: version 13's 128 activation rows; 32: version 19's 64).
+pub(super) struct TensorMapActivationGemm<const ACC: usize, const CLUSTER: usize>;
+
+/// Version 13's main loop (launch shape above).
+pub(super) type V13 = TensorMapActivationGemm<64, CLUSTER>;
 
 wgmma_tile!(V13, v13, windows on short rows);
 
@@ -80,7 +87,10 @@ tensor_map_entry_points! {
     split_k: int4_linear_v13_split_k_f16, int4_linear_v13_split_k_bf16
 }
 
-impl TiledGemm for V13 {
+impl<const ACC: usize, const CLUSTER: usize> TiledGemm for TensorMapActivationGemm<ACC, CLUSTER>
+where
+    Self: WgmmaTile,
+{
     type Activations<T: WgmmaHalf> = TensorMapAddress;
     type Codes = *const u32;
 
@@ -96,8 +106,8 @@ impl TiledGemm for V13 {
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            let feed = hopper::MulticastActivations::new(x, qweight);
-            super::v12::hopper::pipeline::<T, _, Self, 2, 64>(feed, groups, dims, steps, out)
+            let feed = hopper::TensorMapActivations::<ACC, CLUSTER>::new(x, qweight);
+            super::v12::hopper::pipeline::<T, _, Self, 2, ACC>(feed, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
         super::v10::sm90a_only((x, qweight, groups, dims, steps, out));
@@ -107,40 +117,41 @@ impl TiledGemm for V13 {
 #[cfg(target_feature = "sm_90a")]
 mod hopper {
     use crate::cluster;
-    use crate::device::lane_id;
+    use crate::device::{lane_id, sync_threads};
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v12::hopper::{Feed, Ring};
     use crate::mbarrier;
     use crate::tma::{self, TensorMapAddress};
     use core::num::NonZeroU32;
-    use quant_kernels_abi::int4_linear::v13::{
-        ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, BLOCK_M, CLUSTER, CODE_BYTES_PER_STAGE, CONSUMER_THREADS,
-        STEP_K, TMA_BOX_COLUMNS, TMA_BOX_ROWS,
-    };
+    use quant_kernels_abi::int4_linear::v13::{CONSUMER_THREADS, STEP_K, TMA_BOX_COLUMNS};
 
     /// Warps of the two MMA warpgroups (each sends one release across).
     const CONSUMER_WARPS: u32 = CONSUMER_THREADS as u32 / 32;
 
-    /// Version 13's feed: each block's producer thread 0 copies its rank's
-    /// rows of the activations into every block of the cluster, and the
-    /// producer threads copy the codes from `qweight`.
-    pub(super) struct MulticastActivations {
+    /// The feed of versions 13 (`CLUSTER` = 2) and 19 (1), whose tiles
+    /// have `2 * ACC` activation rows: each block's producer thread 0
+    /// copies its rank's `2 * ACC / CLUSTER` rows of the activations into
+    /// every block of the cluster (into its own with a cluster of one),
+    /// and the producer threads copy the codes from `qweight`.
+    pub(super) struct TensorMapActivations<const ACC: usize, const CLUSTER: usize> {
         map: TensorMapAddress,
         qweight: *const u32,
         rank: u32,
     }
 
-    impl MulticastActivations {
+    impl<const ACC: usize, const CLUSTER: usize> TensorMapActivations<ACC, CLUSTER> {
         #[inline(always)]
         pub(super) fn new(map: TensorMapAddress, qweight: *const u32) -> Self {
-            Self { map, qweight, rank: cluster::rank() }
+            Self { map, qweight, rank: if CLUSTER > 1 { cluster::rank() } else { 0 } }
         }
     }
 
-    impl<T> Feed<T> for MulticastActivations {
+    impl<T, const ACC: usize, const CLUSTER: usize> Feed<T> for TensorMapActivations<ACC, CLUSTER> {
         const PEER_RELEASES: u32 = (CLUSTER - 1) as u32 * CONSUMER_WARPS;
-        /// Both halves of the stage's activations, whichever block copied them.
-        const LOADED_BYTES: u32 = ACTIVATION_BYTES_PER_STAGE as u32;
+        /// Both halves of the stage's activations (256 bytes a row),
+        /// whichever block copied them (a box's bytes count in full, its
+        /// zero fill too).
+        const LOADED_BYTES: u32 = (2 * ACC * 2 * STEP_K) as u32;
         const CLUSTER: NonZeroU32 = NonZeroU32::new(CLUSTER as u32).unwrap();
 
         fn copied_x(&self) -> Option<*const T> {
@@ -151,40 +162,43 @@ mod hopper {
         }
 
         fn meet(&self) {
-            cluster::sync();
+            if CLUSTER > 1 { cluster::sync() } else { sync_threads() }
         }
 
         /// The other block may still arrive on this one's `empty`.
         fn finish(&self) {
-            cluster::sync();
+            if CLUSTER > 1 {
+                cluster::sync();
+            }
         }
 
         #[inline(always)]
         unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first: (usize, usize), thread: usize) {
-            // Version 13's ring: the box the host encodes is its.
-            const { assert!(S::BLOCK_M == BLOCK_M) };
+            // The tile's box, as the host encodes it (a whole number of
+            // 8-row swizzle atoms a rank).
+            let box_rows = 2 * ACC / CLUSTER;
+            const { assert!(S::BLOCK_M == 2 * ACC && (2 * ACC / CLUSTER) % 8 == 0 && 2 * TMA_BOX_COLUMNS == STEP_K) };
             if thread != 0 {
                 return;
             }
             let every_block = (1u16 << CLUSTER) - 1;
-            let rows = TMA_BOX_ROWS as u32 * self.rank;
+            let rows = box_rows as u32 * self.rank;
             for half in 0..2 {
                 let destination =
-                    ring.stage(fill) + (CODE_BYTES_PER_STAGE + ACTIVATION_HALF_BYTES * half) as u32 + 128 * rows;
-                let column = STEP_K * i + TMA_BOX_COLUMNS * half;
+                    ring.stage(fill) + (S::CODE_BYTES_PER_STAGE + S::ACTIVATION_HALF_BYTES * half) as u32 + 128 * rows;
+                let coordinates = ((STEP_K * i + TMA_BOX_COLUMNS * half) as i32, (first.1 as u32 + rows) as i32);
                 // SAFETY: the stage is free in every block (the caller's
                 // wait on `empty`, which the other blocks' consumers arrive
                 // on too), its activation rows at the same offsets in each,
                 // 1024-byte aligned (rows a multiple of 8); the step's full
-                // barrier.
+                // barrier. Coordinates fit in i32: the host refuses m and k
+                // past that.
                 unsafe {
-                    tma::load_2d_multicast(
-                        destination,
-                        self.map,
-                        (column as i32, (first.1 as u32 + rows) as i32),
-                        ring.full(fill),
-                        every_block,
-                    )
+                    if CLUSTER > 1 {
+                        tma::load_2d_multicast(destination, self.map, coordinates, ring.full(fill), every_block)
+                    } else {
+                        tma::load_2d(destination, self.map, coordinates, ring.full(fill))
+                    }
                 };
             }
         }
@@ -194,7 +208,7 @@ mod hopper {
         /// the MMAs read, and the caller has waited for this warp's.
         #[inline(always)]
         unsafe fn release_peers<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32) {
-            if lane_id() != 0 {
+            if CLUSTER == 1 || lane_id() != 0 {
                 return;
             }
             for rank in 0..CLUSTER as u32 {

@@ -22,7 +22,8 @@
 //! tile ("version 20") was 1.09-1.14x slower than that build and was
 //! removed.
 //!
-//! **Activations by the TMA unit** (from run 54). Producer thread 0
+//! **Activations by the TMA unit** (from run 54; version 13's feed with a
+//! cluster of one block). Producer thread 0
 //! copies each stage's activations as two boxes of the tensor map of `x`
 //! (the first argument, in place of `x`'s address; ABI `v19` has the box:
 //! 64 columns x 64 rows, 128-byte swizzle), which land in version 10's
@@ -46,95 +47,19 @@
 //! (512) threads, `SHARED_BYTES` of dynamic shared memory. In the `sm_80`
 //! PTX the entry points trap.
 
-use super::GroupParams;
-use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
+use super::mma_tile::{linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
 use super::v10::wgmma_tile;
+use super::v13::TensorMapActivationGemm;
 use crate::float::Bf16;
-use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
-use crate::wgmma::WgmmaHalf;
-use core::ops::Range;
+use crate::tma::{TensorMap, tensor_map_address};
 
-/// Version 19's main loop: version 12's (`v12::hopper::pipeline`) on the
-/// 64-row tile, fed by [`hopper::TensorMapActivations`].
-pub(super) struct V19;
+/// Version 19's main loop: version 13's on the 64-row tile, with no
+/// cluster (the TMA unit copies each block's own activations).
+pub(super) type V19 = TensorMapActivationGemm<32, 1>;
 
 wgmma_tile!(V19, v19);
 
 tensor_map_entry_points! {
     V19, x: int4_linear_v19_f16, int4_linear_v19_bf16;
     split_k: int4_linear_v19_split_k_f16, int4_linear_v19_split_k_bf16
-}
-
-impl TiledGemm for V19 {
-    type Activations<T: WgmmaHalf> = TensorMapAddress;
-    type Codes = *const u32;
-
-    #[inline(always)]
-    unsafe fn sum_tiles<T: WgmmaHalf>(
-        x: TensorMapAddress,
-        qweight: *const u32,
-        groups: GroupParams,
-        dims: (usize, usize, usize),
-        steps: Range<usize>,
-        out: impl TileOutput<T>,
-    ) {
-        #[cfg(target_feature = "sm_90a")]
-        // SAFETY: forwarded from the caller.
-        unsafe {
-            let feed = hopper::TensorMapActivations { map: x, qweight };
-            super::v12::hopper::pipeline::<T, _, Self, 2, 32>(feed, groups, dims, steps, out)
-        };
-        #[cfg(not(target_feature = "sm_90a"))]
-        super::v10::sm90a_only((x, qweight, groups, dims, steps, out));
-    }
-}
-
-#[cfg(target_feature = "sm_90a")]
-mod hopper {
-    use crate::int4_linear::v10::WgmmaTile;
-    use crate::int4_linear::v12::hopper::{Feed, Ring};
-    use crate::tma::{self, TensorMapAddress};
-    use quant_kernels_abi::int4_linear::v19::{
-        ACTIVATION_BYTES_PER_STAGE, ACTIVATION_HALF_BYTES, BLOCK_M, CODE_BYTES_PER_STAGE, STEP_K, TMA_BOX_COLUMNS,
-        TMA_BOX_ROWS,
-    };
-
-    /// Version 19's feed: producer thread 0 copies each step's activations
-    /// with the TMA unit, and the producer threads copy the codes from
-    /// `qweight`.
-    pub(super) struct TensorMapActivations {
-        pub(super) map: TensorMapAddress,
-        pub(super) qweight: *const u32,
-    }
-
-    impl<T> Feed<T> for TensorMapActivations {
-        /// Both halves of the stage's activations (a box's bytes count in
-        /// full, its zero fill too).
-        const LOADED_BYTES: u32 = ACTIVATION_BYTES_PER_STAGE as u32;
-
-        fn copied_x(&self) -> Option<*const T> {
-            None
-        }
-        fn copied_codes(&self) -> Option<*const u32> {
-            Some(self.qweight)
-        }
-
-        #[inline(always)]
-        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first: (usize, usize), thread: usize) {
-            // Version 19's ring: the box the host encodes is its.
-            const { assert!(S::BLOCK_M == BLOCK_M && TMA_BOX_ROWS == BLOCK_M) };
-            if thread != 0 {
-                return;
-            }
-            for half in 0..2 {
-                let destination = ring.stage(fill) + (CODE_BYTES_PER_STAGE + ACTIVATION_HALF_BYTES * half) as u32;
-                let column = STEP_K * i + TMA_BOX_COLUMNS * half;
-                // SAFETY: the stage is free (the caller's wait on `empty`),
-                // its halves 1024-byte aligned; the step's full barrier,
-                // which expects LOADED_BYTES more. Coordinates fit in i32:
-                // the host refuses m and k past that.
-                unsafe { tma::load_2d(destination, self.map, (column as i32, first.1 as i32), ring.full(fill)) };
-            }
-        }
-    }
 }
