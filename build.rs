@@ -33,7 +33,9 @@ fn main() {
         .cluster_dims("int4_linear_v13_", [v13::CLUSTER as u32, 1, 1])
         .tensor_map_param("int4_linear_v13_", 0)
         .tensor_map_param("int4_linear_v19_", 0)
+        .tensor_map_param("int4_linear_v23_", 0)
         .tensor_map_param("int4_linear_v23_", 1)
+        .tensor_map_param("int4_linear_v24_", 0)
         .tensor_map_param("int4_linear_v24_", 1)
         // Version 17's blocks for up to 8 activation rows hold 16 warps,
         // which fit a multiprocessor's registers at 128 a thread.

@@ -1134,13 +1134,15 @@ pub fn plan_version<T: Float>(
     let x_box = match version {
         Int4LinearVersion::V13 { .. } => Some((v13::TMA_BOX_COLUMNS, v13::TMA_BOX_ROWS)),
         Int4LinearVersion::V19 { .. } => Some((v19::TMA_BOX_COLUMNS, v19::TMA_BOX_ROWS)),
+        Int4LinearVersion::V23 { .. } => Some((v23::TMA_BOX_COLUMNS, v23::TMA_BOX_ROWS)),
+        Int4LinearVersion::V24 { .. } => Some((v24::TMA_BOX_COLUMNS, v24::TMA_BOX_ROWS)),
         _ => None,
     };
     if x_box.is_some() {
         // The map's box coordinates are 32-bit signed and reach one tile
-        // past m and a step past k (both versions' tiles and steps are
+        // past m and a step past k (every such version's tile and step are
         // within version 13's).
-        const { assert!(v19::BLOCK_M <= v13::BLOCK_M && v19::STEP_K == v13::STEP_K) };
+        const { assert!(v19::BLOCK_M <= v13::BLOCK_M && v23::BLOCK_M <= v13::BLOCK_M && v24::BLOCK_M <= v13::BLOCK_M) };
         for (what, value) in [("m", m), ("k", shape.k)] {
             let limit = i32::MAX as usize - v13::BLOCK_M.max(v13::STEP_K);
             if value > limit {

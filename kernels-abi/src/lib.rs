@@ -539,6 +539,10 @@ pub mod int4_linear {
     pub mod v24 {
         wgmma_tile!(128, 32, 7);
         producer_consumer_loop!();
+        /// Columns of a tensor-map copy of the activations: one half of a stage's.
+        pub use super::v13::TMA_BOX_COLUMNS;
+        /// Rows of a tensor-map copy of the activations: the tile's.
+        pub const TMA_BOX_ROWS: usize = BLOCK_M;
     }
 
     /// Version 23, `int4_linear_v23_*` and `int4_linear_v23_split_k_*`
@@ -557,6 +561,10 @@ pub mod int4_linear {
         pub const CODE_BOX: [usize; 3] =
             [crate::int4::STEP_WORDS, crate::int4::BAND_ROWS, BLOCK_N / crate::int4::BAND_ROWS];
         const _: () = assert!(CODE_BOX[0] * CODE_BOX[1] * CODE_BOX[2] * 4 == CODE_BYTES_PER_STAGE);
+        /// Columns of a tensor-map copy of the activations: one half of a stage's.
+        pub use super::v13::TMA_BOX_COLUMNS;
+        /// Rows of a tensor-map copy of the activations: the tile's.
+        pub const TMA_BOX_ROWS: usize = BLOCK_M;
     }
 
     /// The order in which the producer-consumer GEMMs (versions 12, 13, 19,

@@ -102,6 +102,11 @@ macro_rules! tensor_map_entry_points {
             @entry $kernel, $name: $body<$float>(x: TensorMap = 0, qweight: *const u32) ($($out: $out_ty),*)
         );
     };
+    (@one $kernel:ty, both, $name:ident: $body:ident<$float:ty>($($out:ident: $out_ty:ty),*)) => {
+        $crate::int4_linear::mma_tile::tensor_map_entry_points!(
+            @entry $kernel, $name: $body<$float>(x: TensorMap = 0, qweight: TensorMap = 1) ($($out: $out_ty),*)
+        );
+    };
     (@one $kernel:ty, qweight, $name:ident: $body:ident<$float:ty>($($out:ident: $out_ty:ty),*)) => {
         $crate::int4_linear::mma_tile::tensor_map_entry_points!(
             @entry $kernel, $name: $body<$float>(x: *const $float, qweight: TensorMap = 1) ($($out: $out_ty),*)

@@ -115,7 +115,7 @@ where
 }
 
 #[cfg(target_feature = "sm_90a")]
-mod hopper {
+pub(super) mod hopper {
     use crate::cluster;
     use crate::device::{lane_id, sync_threads};
     use crate::int4_linear::v10::WgmmaTile;
@@ -128,30 +128,76 @@ mod hopper {
     /// Warps of the two MMA warpgroups (each sends one release across).
     const CONSUMER_WARPS: u32 = CONSUMER_THREADS as u32 / 32;
 
-    /// The feed of versions 13 (`CLUSTER` = 2) and 19 (1), whose tiles
-    /// have `2 * ACC` activation rows: each block's producer thread 0
-    /// copies its rank's `2 * ACC / CLUSTER` rows of the activations into
-    /// every block of the cluster (into its own with a cluster of one),
-    /// and the producer threads copy the codes from `qweight`.
-    pub(super) struct TensorMapActivations<const ACC: usize, const CLUSTER: usize> {
+    /// The activations of a tile of `2 * ACC` rows, copied by the TMA unit
+    /// from the tensor map of `x`: each block of a cluster of `CLUSTER`
+    /// copies its rank's `2 * ACC / CLUSTER` rows into every block of it
+    /// (into its own with a cluster of one). Versions 13, 19, 23 and 24.
+    pub(in crate::int4_linear) struct ActivationBoxes<const ACC: usize, const CLUSTER: usize> {
         map: TensorMapAddress,
-        qweight: *const u32,
         rank: u32,
+    }
+
+    impl<const ACC: usize, const CLUSTER: usize> ActivationBoxes<ACC, CLUSTER> {
+        /// Both halves of a stage's activations (256 bytes a row), whichever
+        /// block copied them (a box's bytes count in full, its zero fill too).
+        pub(in crate::int4_linear) const BYTES: u32 = (2 * ACC * 2 * STEP_K) as u32;
+
+        #[inline(always)]
+        pub(in crate::int4_linear) fn new(map: TensorMapAddress) -> Self {
+            Self { map, rank: if CLUSTER > 1 { cluster::rank() } else { 0 } }
+        }
+
+        /// Copies step `i`'s activations of the tile from row `first_m` into
+        /// stage `fill` of every block of the cluster, completing
+        /// [`Self::BYTES`] on each block's `full` barrier. One thread a block.
+        ///
+        /// # Safety
+        /// The stage is free in every block of the cluster; `map` is the
+        /// host's map of `x` with the box of this tile (a whole number of
+        /// 8-row swizzle atoms a rank).
+        #[inline(always)]
+        pub(in crate::int4_linear) unsafe fn copy<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_m: usize) {
+            let box_rows = 2 * ACC / CLUSTER;
+            const { assert!(S::BLOCK_M == 2 * ACC && (2 * ACC / CLUSTER) % 8 == 0 && 2 * TMA_BOX_COLUMNS == STEP_K) };
+            let every_block = (1u16 << CLUSTER) - 1;
+            let rows = box_rows as u32 * self.rank;
+            for half in 0..2 {
+                let destination =
+                    ring.stage(fill) + (S::CODE_BYTES_PER_STAGE + S::ACTIVATION_HALF_BYTES * half) as u32 + 128 * rows;
+                let coordinates = ((STEP_K * i + TMA_BOX_COLUMNS * half) as i32, (first_m as u32 + rows) as i32);
+                // SAFETY: the stage is free in every block (the caller's),
+                // its activation rows at the same offsets in each, 1024-byte
+                // aligned (rows a multiple of 8); the step's full barrier.
+                // Coordinates fit in i32: the host refuses m and k past that.
+                unsafe {
+                    if CLUSTER > 1 {
+                        tma::load_2d_multicast(destination, self.map, coordinates, ring.full(fill), every_block)
+                    } else {
+                        tma::load_2d(destination, self.map, coordinates, ring.full(fill))
+                    }
+                };
+            }
+        }
+    }
+
+    /// The feed of versions 13 (`CLUSTER` = 2) and 19 (1): each block's
+    /// producer thread 0 copies the activations ([`ActivationBoxes`]), and
+    /// the producer threads copy the codes from `qweight`.
+    pub(super) struct TensorMapActivations<const ACC: usize, const CLUSTER: usize> {
+        activations: ActivationBoxes<ACC, CLUSTER>,
+        qweight: *const u32,
     }
 
     impl<const ACC: usize, const CLUSTER: usize> TensorMapActivations<ACC, CLUSTER> {
         #[inline(always)]
         pub(super) fn new(map: TensorMapAddress, qweight: *const u32) -> Self {
-            Self { map, qweight, rank: if CLUSTER > 1 { cluster::rank() } else { 0 } }
+            Self { activations: ActivationBoxes::new(map), qweight }
         }
     }
 
     impl<T, const ACC: usize, const CLUSTER: usize> Feed<T> for TensorMapActivations<ACC, CLUSTER> {
         const PEER_RELEASES: u32 = (CLUSTER - 1) as u32 * CONSUMER_WARPS;
-        /// Both halves of the stage's activations (256 bytes a row),
-        /// whichever block copied them (a box's bytes count in full, its
-        /// zero fill too).
-        const LOADED_BYTES: u32 = (2 * ACC * 2 * STEP_K) as u32;
+        const LOADED_BYTES: u32 = ActivationBoxes::<ACC, CLUSTER>::BYTES;
         const CLUSTER: NonZeroU32 = NonZeroU32::new(CLUSTER as u32).unwrap();
 
         fn copied_x(&self) -> Option<*const T> {
@@ -174,32 +220,11 @@ mod hopper {
 
         #[inline(always)]
         unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first: (usize, usize), thread: usize) {
-            // The tile's box, as the host encodes it (a whole number of
-            // 8-row swizzle atoms a rank).
-            let box_rows = 2 * ACC / CLUSTER;
-            const { assert!(S::BLOCK_M == 2 * ACC && (2 * ACC / CLUSTER) % 8 == 0 && 2 * TMA_BOX_COLUMNS == STEP_K) };
-            if thread != 0 {
-                return;
-            }
-            let every_block = (1u16 << CLUSTER) - 1;
-            let rows = box_rows as u32 * self.rank;
-            for half in 0..2 {
-                let destination =
-                    ring.stage(fill) + (S::CODE_BYTES_PER_STAGE + S::ACTIVATION_HALF_BYTES * half) as u32 + 128 * rows;
-                let coordinates = ((STEP_K * i + TMA_BOX_COLUMNS * half) as i32, (first.1 as u32 + rows) as i32);
+            if thread == 0 {
                 // SAFETY: the stage is free in every block (the caller's
                 // wait on `empty`, which the other blocks' consumers arrive
-                // on too), its activation rows at the same offsets in each,
-                // 1024-byte aligned (rows a multiple of 8); the step's full
-                // barrier. Coordinates fit in i32: the host refuses m and k
-                // past that.
-                unsafe {
-                    if CLUSTER > 1 {
-                        tma::load_2d_multicast(destination, self.map, coordinates, ring.full(fill), every_block)
-                    } else {
-                        tma::load_2d(destination, self.map, coordinates, ring.full(fill))
-                    }
-                };
+                // on too); the host's map of x with this tile's box.
+                unsafe { self.activations.copy(ring, fill, i, first.1) };
             }
         }
 
@@ -212,7 +237,7 @@ mod hopper {
                 return;
             }
             for rank in 0..CLUSTER as u32 {
-                if rank != self.rank {
+                if rank != self.activations.rank {
                     // SAFETY: the same barrier in each block of the cluster,
                     // which meets before any block exits.
                     unsafe { mbarrier::arrive_remote(cluster::peer_address(ring.empty(fill), rank)) };

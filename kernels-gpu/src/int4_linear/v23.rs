@@ -29,24 +29,36 @@
 //! windows its split entry points spilled 4 bytes and its split calls ran
 //! 0.9-5.7% slower.
 //!
-//! **The tensor map** is the second argument, in place of `qweight`'s
-//! address: the banded codes as a 3-D array of words (ABI `v23` has the
-//! view and the box), 64-byte swizzle. A band's step is 16 rows of 64 bytes
-//! at once in global memory, so the box of a step (16 words x 16 rows x
-//! 16 bands) lands as weight row `r` of the block at byte `64 r`, and the
-//! swizzle puts its 16-byte chunk `c` at `+ 16 (c ^ ((r >> 1) % 4))`:
-//! version 10's layout, which the consumers read as before. Bands past the
-//! last are written as zeros (their rows are never stored), and rows past
-//! `n` in the last band read its padding, as every version's copies of
-//! whole bands may.
+//! **The tensor maps.** The second argument, in place of `qweight`'s
+//! address, is a map of the banded codes as a 3-D array of words (ABI
+//! `v23` has the view and the box), 64-byte swizzle. A band's step is 16
+//! rows of 64 bytes at once in global memory, so the box of a step (16
+//! words x 16 rows x 16 bands) lands as weight row `r` of the block at
+//! byte `64 r`, and the swizzle puts its 16-byte chunk `c` at `+ 16 (c ^
+//! ((r >> 1) % 4))`: version 10's layout, which the consumers read as
+//! before. Bands past the last are written as zeros (their rows are never
+//! stored), and rows past `n` in the last band read its padding, as every
+//! version's copies of whole bands may. From run 55 the first argument is
+//! a map of `x` too, as for versions 13 and 19: two boxes of 64 columns x
+//! the tile's rows a step (ABI `TMA_BOX_*`), 128-byte swizzle, rows past
+//! `m` and columns past `k` filled with zeros.
+//!
+//! **Measured, TMA activations** (H200, run 55 call A, bf16, cold, three
+//! rounds): 3.5% faster at 16 x 28672 x 8192 (46.5 µs against 48.2; 4.0%
+//! with zero points), 3-4% at 16 x 8192 x 28672 split 4, 1.5-3.5% for
+//! version 24 at M = 32 on four shapes (32 x 28672 x 8192: 59.0 against
+//! 61.3), 0.4% slower at 32 x 4096 x 4096 and 4.6% at 16 x 4096 x 11008
+//! split 8 with zero points (15.96 against 15.25), where the library
+//! takes version 22. Before, the producer threads copied the activations
+//! with `cp.async`, 16 bytes each at a time.
 //!
 //! **Barriers.** A stage's `full` barrier completes when the producer
-//! threads' arrivals are in (their activation copies, then their
-//! constants: version 12's) and the 16 KB of codes have landed: producer
-//! thread 0 makes its second arrival with `expect_tx` of those bytes.
-//! The producers issue the copy after waiting for the stage's `empty`
+//! threads' two arrivals each are in (the second after storing their
+//! constants: version 12's) and the codes and activations have landed:
+//! producer thread 0 makes its second arrival with `expect_tx` of those
+//! bytes. It issues the copies after waiting for the stage's `empty`
 //! phase, which every consumer thread reaches only after its reads of the
-//! stage's codes.
+//! stage.
 //!
 //! Launch: grid `(ceil(n / BLOCK_N), min(ceil(m / BLOCK_M), MAX_GRID_Y),
 //! splits)`, exactly `BLOCK_THREADS` (512) threads, `SHARED_BYTES` of
@@ -61,7 +73,7 @@ use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 
 /// The main loop of versions 23 and 24: version 12's
-/// (`v12::hopper::pipeline`) fed by [`hopper::TensorMapCodes`], two MMA
+/// (`v12::hopper::pipeline`) fed by [`hopper::TensorMapCopies`], two MMA
 /// tiles of 64 weight rows a warpgroup with `ACC` accumulators a thread and
 /// tile (8: version 22's 16 activation rows; 16: version 24's 32), by
 /// `mma.sync`.
@@ -73,7 +85,7 @@ pub(super) type V23 = TensorMapGemm<8>;
 wgmma_tile!(V23, v23, windows on short rows);
 
 tensor_map_entry_points! {
-    V23, qweight: int4_linear_v23_f16, int4_linear_v23_bf16;
+    V23, both: int4_linear_v23_f16, int4_linear_v23_bf16;
     split_k: int4_linear_v23_split_k_f16, int4_linear_v23_split_k_bf16
 }
 
@@ -81,12 +93,12 @@ impl<const ACC: usize> TiledGemm for TensorMapGemm<ACC>
 where
     Self: WgmmaTile,
 {
-    type Activations<T: WgmmaHalf> = *const T;
+    type Activations<T: WgmmaHalf> = TensorMapAddress;
     type Codes = TensorMapAddress;
 
     #[inline(always)]
     unsafe fn sum_tiles<T: WgmmaHalf>(
-        x: *const T,
+        x: TensorMapAddress,
         qweight: TensorMapAddress,
         groups: GroupParams,
         dims: (usize, usize, usize),
@@ -96,7 +108,8 @@ where
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            let feed = hopper::TensorMapCodes { x, codes: qweight };
+            let x = super::v13::hopper::ActivationBoxes::new(x);
+            let feed = hopper::TensorMapCopies::<ACC> { x, codes: qweight };
             super::v12::hopper::pipeline::<T, _, Self, 2, ACC>(feed, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
@@ -108,23 +121,26 @@ where
 mod hopper {
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v12::hopper::{Feed, FirstStep, Ring};
+    use crate::int4_linear::v13::hopper::ActivationBoxes;
     use crate::tma::{self, TensorMapAddress};
     use quant_kernels_abi::int4::BAND_ROWS;
     use quant_kernels_abi::int4_linear::v23::{BLOCK_N, CODE_BYTES_PER_STAGE};
 
     /// Version 23's feed (and version 24's, whose tile has the same 256
-    /// weight rows): producer thread 0 copies each step's codes with the
-    /// TMA unit, and the producer threads copy the activations from `x`.
-    pub(super) struct TensorMapCodes<T> {
-        pub(super) x: *const T,
+    /// weight rows): producer thread 0 copies each step's codes and the
+    /// activations of a tile of `2 * ACC` rows ([`ActivationBoxes`]) with
+    /// the TMA unit.
+    pub(super) struct TensorMapCopies<const ACC: usize> {
+        pub(super) x: ActivationBoxes<ACC, 1>,
         pub(super) codes: TensorMapAddress,
     }
 
-    impl<T> Feed<T> for TensorMapCodes<T> {
-        const LOADED_BYTES: u32 = CODE_BYTES_PER_STAGE as u32;
+    impl<T, const ACC: usize> Feed<T> for TensorMapCopies<ACC> {
+        /// The codes' box and the activations' two.
+        const LOADED_BYTES: u32 = CODE_BYTES_PER_STAGE as u32 + ActivationBoxes::<ACC, 1>::BYTES;
 
         fn copied_x(&self) -> Option<*const T> {
-            Some(self.x)
+            None
         }
         fn copied_codes(&self) -> Option<*const u32> {
             None
@@ -145,13 +161,15 @@ mod hopper {
                 return;
             }
             let band = first.0 / BAND_ROWS;
-            // SAFETY: the stage is free (the caller's wait on `empty`), its
-            // codes at its start, 1024-byte aligned; the step's full
-            // barrier, which expects LOADED_BYTES more. Coordinates
-            // fit in i32: the host refuses maps past that.
+            // SAFETY (both): the stage is free (the caller's wait on
+            // `empty`), its codes at its start, 1024-byte aligned, its
+            // activations after them; the step's full barrier, which
+            // expects LOADED_BYTES more; the host's maps with these boxes.
+            // Coordinates fit in i32: the host refuses maps past that.
             unsafe {
-                tma::load_3d(ring.stage(fill), self.codes, (0, (BAND_ROWS * i) as i32, band as i32), ring.full(fill))
-            };
+                tma::load_3d(ring.stage(fill), self.codes, (0, (BAND_ROWS * i) as i32, band as i32), ring.full(fill));
+                self.x.copy(ring, fill, i, first.1);
+            }
         }
     }
 }

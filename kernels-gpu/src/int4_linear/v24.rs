@@ -1,5 +1,6 @@
 //! Version 24 (`sm_90a` only): version 23's pipeline ([`super::v12`] fed
-//! by [`super::v23`]'s copies of the codes by the TMA unit) and `mma.sync`
+//! by [`super::v23`]'s copies of the codes and activations by the TMA
+//! unit) and `mma.sync`
 //! consumers with a tile of 256 weight rows x 32 activation rows. Shapes
 //! from `quant_kernels_abi::int4_linear::v24`.
 //!
@@ -30,9 +31,10 @@
 //! Shared memory: version 12's ring of `STAGES` stages, each version 10's
 //! codes and activations (layout in `v10.rs`, 32 activation rows: four
 //! swizzle atoms a half) followed by the step's group constants, then the
-//! barriers. The second argument is the tensor map of the codes that
-//! version 23 takes (its view and box: ABI `v23`; this tile's codes are
-//! the same 256 rows a step). Launch: grid `(ceil(n / BLOCK_N),
+//! barriers. The arguments are the tensor maps that version 23 takes:
+//! of `x` (with this tile's 32-row box, from run 55) and of the codes (its
+//! view and box: ABI `v23`; this tile's codes are the same 256 rows a
+//! step). Launch: grid `(ceil(n / BLOCK_N),
 //! min(ceil(m / BLOCK_M), MAX_GRID_Y), splits)`, exactly `BLOCK_THREADS`
 //! (512) threads, `SHARED_BYTES` of dynamic shared memory. In the `sm_80`
 //! PTX the entry points trap.
@@ -49,6 +51,6 @@ pub(super) type V24 = TensorMapGemm<16>;
 wgmma_tile!(V24, v24, windows);
 
 tensor_map_entry_points! {
-    V24, qweight: int4_linear_v24_f16, int4_linear_v24_bf16;
+    V24, both: int4_linear_v24_f16, int4_linear_v24_bf16;
     split_k: int4_linear_v24_split_k_f16, int4_linear_v24_split_k_bf16
 }
