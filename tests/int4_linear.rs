@@ -849,6 +849,16 @@ fn thirty_two_row_tile_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     one_tile_ragged(kernels, rng, |split_k| Int4LinearVersion::V24 { split_k }, [17, 32, 75])
 }
 
+/// Version 23's 16-row tile alone, as [`thirty_two_row_tile_ragged`]: `M`
+/// inside one tile, at it and past two (9, 16, 37: the activations'
+/// tensor-map boxes past `m`, from run 55). Racecheck of
+/// [`gemm_tiles_ragged`] stops with an internal sanitizer error on the H200
+/// (run 55, call C, for every version it was filtered to); this test is
+/// version 23's racecheck.
+fn sixteen_row_tile_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    one_tile_ragged(kernels, rng, |split_k| Int4LinearVersion::V23 { split_k }, [9, 16, 37])
+}
+
 /// Version 19's 64-row tile alone, as [`thirty_two_row_tile_ragged`]: `M`
 /// inside one tile, at it and past two (33, 64, 139: the activations'
 /// tensor-map boxes past `m`, from run 54).
@@ -1451,6 +1461,7 @@ fn main() {
         gpu_test("gpu::tensor_core_versions_every_block_size", tensor_core_versions_every_block_size),
         gpu_test("gpu::v17_every_block_shape", v17_every_block_shape),
         gpu_test("gpu::gemm_tiles_ragged", gemm_tiles_ragged),
+        gpu_test("gpu::sixteen_row_tile_ragged", sixteen_row_tile_ragged),
         gpu_test("gpu::thirty_two_row_tile_ragged", thirty_two_row_tile_ragged),
         gpu_test("gpu::sixty_four_row_tile_ragged", sixty_four_row_tile_ragged),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
