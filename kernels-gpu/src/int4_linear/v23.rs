@@ -45,7 +45,7 @@
 //!
 //! **Measured, TMA activations** (H200, run 55 call A, bf16, cold, three
 //! rounds): 3.5% faster at 16 x 28672 x 8192 (46.5 µs against 48.2; 4.0%
-//! with zero points), 3-4% at 16 x 8192 x 28672 split 4, 1.5-3.5% for
+//! with zero points), 3-4% at 16 x 8192 x 28672 split 4, 1.4-3.6% for
 //! version 24 at M = 32 on four shapes (32 x 28672 x 8192: 59.0 against
 //! 61.3), 0.4% slower at 32 x 4096 x 4096 and 4.6% at 16 x 4096 x 11008
 //! split 8 with zero points (15.96 against 15.25), where the library
