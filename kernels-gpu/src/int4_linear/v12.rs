@@ -130,7 +130,7 @@ where
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            hopper::pipeline::<T, _, Self, TILES, ACC>(hopper::CopiedStages { x, qweight }, groups, dims, steps, out)
+            hopper::pipeline::<T, _, Self, TILES, ACC, 1>(hopper::CopiedStages { x, qweight }, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
         super::v10::sm90a_only((x, qweight, groups, dims, steps, out));
@@ -151,6 +151,7 @@ pub(super) mod hopper {
     use crate::mbarrier;
     use crate::tma::{TensorMapAddress, prefetch_3d_l2, prefetch_bulk_l2};
     use crate::wgmma::{self, WgmmaHalf, set_max_registers};
+    use core::array::from_fn;
     use core::marker::PhantomData;
     use core::num::NonZeroU32;
     use core::ops::Range;
@@ -392,7 +393,14 @@ pub(super) mod hopper {
     /// The producer warpgroups and the MMA warpgroups of tile `S` (`TILES`
     /// MMA tiles of 64 weight rows a warpgroup, `ACC` accumulators a thread
     /// and tile), meeting at the ring's barriers, with the activations
-    /// brought by `feed`.
+    /// brought by `feed`. Each producer thread at work stores the group
+    /// constants of `ROWS` weight rows (1 or 2); with 2 only the first
+    /// producer warpgroup works, and the second only gives its registers
+    /// back. The producers' per-warp work of a step (the barrier waits,
+    /// the loop, the window bookkeeping) is then paid by 4 warps in place
+    /// of 8: versions 19 and 24 were 0.5-3.7% faster (run 55, calls B
+    /// and E); version 23 spilled in its producers and was 3-28% slower,
+    /// and versions 12, 13 and 22 spilled.
     ///
     /// # Safety
     /// As for `TiledGemm::sum_tiles`, with the launch shape of `S`'s
@@ -404,6 +412,7 @@ pub(super) mod hopper {
         S: WgmmaTile,
         const TILES: usize,
         const ACC: usize,
+        const ROWS: usize,
     >(
         feed: F,
         groups: GroupParams,
@@ -411,8 +420,15 @@ pub(super) mod hopper {
         steps: Range<usize>,
         out: impl TileOutput<T>,
     ) {
-        // One producer thread a weight row's constants.
-        const { assert!(S::BLOCK_N == PRODUCER_THREADS && CONSUMER_THREADS + PRODUCER_THREADS == BLOCK_THREADS as usize) };
+        // One or two weight rows' constants a producer thread at work.
+        const {
+            assert!(
+                S::BLOCK_N == PRODUCER_THREADS
+                    && CONSUMER_THREADS + PRODUCER_THREADS == BLOCK_THREADS as usize
+                    && (ROWS == 1 || ROWS == 2)
+            )
+        };
+        let producers = PRODUCER_THREADS / ROWS;
         let stages = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
         let ring =
             Ring::<S> { stages, barriers: stages + S::STAGES as u32 * Ring::<S>::STAGE_STRIDE, tile: PhantomData };
@@ -421,7 +437,7 @@ pub(super) mod hopper {
             for fill in 0..S::STAGES as u32 {
                 // SAFETY: 8-byte slots after the ring, inside SHARED_BYTES.
                 unsafe {
-                    mbarrier::init(ring.full(fill), 2 * PRODUCER_THREADS as u32);
+                    mbarrier::init(ring.full(fill), 2 * producers as u32);
                     mbarrier::init(ring.empty(fill), CONSUMER_THREADS as u32 + F::PEER_RELEASES);
                 }
             }
@@ -450,7 +466,17 @@ pub(super) mod hopper {
                 first.constants::<S>(&groups, dims.1);
             }
             begin_after_previous_grid();
-            unsafe { produce::<T, F, S>(producer, &ring, &feed, &origin, &groups, dims, steps, one_group) };
+            let (ring, feed, origin, groups) = (&ring, &feed, &origin, &groups);
+            // SAFETY (both): forwarded from the caller; one_group as the consumers'.
+            if ROWS == 1 {
+                unsafe { produce::<T, F, S, PRODUCER_THREADS, 1>(producer, ring, feed, origin, groups, dims, steps, one_group) };
+            } else if producer < producers {
+                unsafe {
+                    produce::<T, F, S, { PRODUCER_THREADS / 2 }, 2>(
+                        producer, ring, feed, origin, groups, dims, steps, one_group,
+                    )
+                };
+            }
         } else {
             // SAFETY: each consumer warpgroup, whole; the producers' decreases free what they take.
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
@@ -465,8 +491,10 @@ pub(super) mod hopper {
         feed.finish();
     }
 
-    /// Producer thread `thread`: fills stage after stage as the consumers
-    /// free them; with `one_group`, only the first slot of each step's
+    /// Producer thread `thread` of the `PRODUCERS` at work: fills stage
+    /// after stage as the consumers free them, with its share of the
+    /// copies and the constants of block rows `thread + PRODUCERS r` for
+    /// `r < ROWS`; with `one_group`, only the first slot of each step's
     /// constants, read a window of steps at a time ([`ConstantWindows`])
     /// where [`StepGroups::windowed`] says for `S`.
     ///
@@ -474,7 +502,7 @@ pub(super) mod hopper {
     /// As for [`pipeline`]; `one_group` as the consumers were told.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn produce<T: WgmmaHalf, F: Feed<T>, S: WgmmaTile>(
+    unsafe fn produce<T: WgmmaHalf, F: Feed<T>, S: WgmmaTile, const PRODUCERS: usize, const ROWS: usize>(
         thread: usize,
         ring: &Ring<S>,
         feed: &F,
@@ -489,19 +517,21 @@ pub(super) mod hopper {
         // The slots of constants the consumers read: all of a step's, or
         // its first (see `pipeline`).
         let slots = if one_group { 0..1 } else { 0..GROUPS_PER_STEP };
-        // The block's row whose constants this thread stores (rows past n
+        // The block's rows whose constants this thread stores (rows past n
         // take row n - 1's), and where they go in a stage.
-        let param_row = (first_row + thread).min(n - 1);
-        let param_slot = (S::STAGE_BYTES + 8 * thread) as u32;
+        const { assert!(PRODUCERS * ROWS == PRODUCER_THREADS) };
+        let block_rows: [usize; ROWS] = from_fn(|r| thread + PRODUCERS * r);
+        let param_rows = block_rows.map(|row| (first_row + row).min(n - 1));
+        let param_slots = block_rows.map(|row| (S::STAGE_BYTES + 8 * row) as u32);
         let mut fill = 0u32;
         // One loop for both ways (a branch a step): two copies of it made
         // the scalar way 1.5-2% slower at 16 x 28672 x 8192 (run 33, call E).
         // Versions without windows compile the scalar way alone.
         let windowed = step_groups.windowed::<S>(groups);
-        let mut windows = ConstantWindows::EMPTY;
+        let mut windows = [ConstantWindows::EMPTY; ROWS];
         for first_m in origin.activation_tiles(m, S::BLOCK_M) {
             let (x, qweight) = (feed.copied_x(), feed.copied_codes());
-            let copies = stage_copies::<T, S, PRODUCER_THREADS>(
+            let copies = stage_copies::<T, S, PRODUCERS>(
                 (x.unwrap_or(core::ptr::null()), qweight.unwrap_or(core::ptr::null())),
                 (m, n, k),
                 (first_row, first_m),
@@ -511,22 +541,26 @@ pub(super) mod hopper {
             for i in steps.clone() {
                 let stage = ring.stage(fill);
                 // SAFETY (all below): the ring's barriers and slots; x, the
-                // weights and the constants as the caller's; param_row < n.
+                // weights and the constants as the caller's; param_rows < n.
                 unsafe {
                     mbarrier::wait(ring.empty(fill), ring.parity(fill) ^ 1);
                     // Loads first, so that the copies issue while they are
                     // in flight. No prefetch of the next step's (mostly
                     // this step's line at G = 128): versions 13 and 19
                     // were 1.01-1.08x faster without it (run 26).
-                    let raw = if windowed {
-                        windows.raw(groups, param_row, i, slots.clone())
-                    } else {
-                        step_groups.raw(groups, param_row, i, slots.clone())
-                    };
+                    let raw: [_; ROWS] = from_fn(|r| {
+                        if windowed {
+                            windows[r].raw(groups, param_rows[r], i, slots.clone())
+                        } else {
+                            step_groups.raw(groups, param_rows[r], i, slots.clone())
+                        }
+                    });
                     copies.copy(stage, i);
                     mbarrier::arrive_on_copies(ring.full(fill));
                     feed.load(ring, fill, i, (first_row, first_m), thread);
-                    store_constants::<T, S>(stage + param_slot, &raw, slots.clone());
+                    for r in 0..ROWS {
+                        store_constants::<T, S>(stage + param_slots[r], &raw[r], slots.clone());
+                    }
                     if F::LOADED_BYTES > 0 && thread == 0 {
                         mbarrier::arrive_expect_bytes(ring.full(fill), F::LOADED_BYTES);
                     } else {

@@ -74,11 +74,12 @@ use quant_kernels_abi::int4_linear::v13::CLUSTER;
 /// (`v12::hopper::pipeline`) fed by [`hopper::TensorMapActivations`], the
 /// activations by the TMA unit in clusters of `CLUSTER` blocks, two MMA
 /// tiles of 64 weight rows a warpgroup with `ACC` accumulators a thread and
-/// tile (64: version 13's 128 activation rows; 32: version 19's 64).
-pub(super) struct TensorMapActivationGemm<const ACC: usize, const CLUSTER: usize>;
+/// tile (64: version 13's 128 activation rows; 32: version 19's 64), and
+/// `ROWS` weight rows' constants a producer thread (see `pipeline`).
+pub(super) struct TensorMapActivationGemm<const ACC: usize, const CLUSTER: usize, const ROWS: usize>;
 
 /// Version 13's main loop (launch shape above).
-pub(super) type V13 = TensorMapActivationGemm<64, CLUSTER>;
+pub(super) type V13 = TensorMapActivationGemm<64, CLUSTER, 1>;
 
 wgmma_tile!(V13, v13, windows on short rows);
 
@@ -87,7 +88,7 @@ tensor_map_entry_points! {
     split_k: int4_linear_v13_split_k_f16, int4_linear_v13_split_k_bf16
 }
 
-impl<const ACC: usize, const CLUSTER: usize> TiledGemm for TensorMapActivationGemm<ACC, CLUSTER>
+impl<const ACC: usize, const CLUSTER: usize, const ROWS: usize> TiledGemm for TensorMapActivationGemm<ACC, CLUSTER, ROWS>
 where
     Self: WgmmaTile,
 {
@@ -107,7 +108,7 @@ where
         // SAFETY: forwarded from the caller.
         unsafe {
             let feed = hopper::TensorMapActivations::<ACC, CLUSTER>::new(x, qweight);
-            super::v12::hopper::pipeline::<T, _, Self, 2, ACC>(feed, groups, dims, steps, out)
+            super::v12::hopper::pipeline::<T, _, Self, 2, ACC, ROWS>(feed, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
         super::v10::sm90a_only((x, qweight, groups, dims, steps, out));

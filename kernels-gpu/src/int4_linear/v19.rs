@@ -54,8 +54,10 @@ use crate::float::Bf16;
 use crate::tma::{TensorMap, tensor_map_address};
 
 /// Version 19's main loop: version 13's on the 64-row tile, with no
-/// cluster (the TMA unit copies each block's own activations).
-pub(super) type V19 = TensorMapActivationGemm<32, 1>;
+/// cluster (the TMA unit copies each block's own activations), and half
+/// the producer threads filling the stages, two rows' constants each (run
+/// 55, calls B and E: 0.5-2.3% faster at M = 64).
+pub(super) type V19 = TensorMapActivationGemm<32, 1, 2>;
 
 wgmma_tile!(V19, v19);
 

@@ -76,11 +76,12 @@ use core::ops::Range;
 /// (`v12::hopper::pipeline`) fed by [`hopper::TensorMapCopies`], two MMA
 /// tiles of 64 weight rows a warpgroup with `ACC` accumulators a thread and
 /// tile (8: version 22's 16 activation rows; 16: version 24's 32), by
-/// `mma.sync`.
-pub(super) struct TensorMapGemm<const ACC: usize>;
+/// `mma.sync`, and `ROWS` weight rows' constants a producer thread (see
+/// `pipeline`).
+pub(super) struct TensorMapGemm<const ACC: usize, const ROWS: usize>;
 
 /// Version 23's main loop (launch shape above).
-pub(super) type V23 = TensorMapGemm<8>;
+pub(super) type V23 = TensorMapGemm<8, 1>;
 
 wgmma_tile!(V23, v23, windows on short rows);
 
@@ -89,7 +90,7 @@ tensor_map_entry_points! {
     split_k: int4_linear_v23_split_k_f16, int4_linear_v23_split_k_bf16
 }
 
-impl<const ACC: usize> TiledGemm for TensorMapGemm<ACC>
+impl<const ACC: usize, const ROWS: usize> TiledGemm for TensorMapGemm<ACC, ROWS>
 where
     Self: WgmmaTile,
 {
@@ -110,7 +111,7 @@ where
         unsafe {
             let x = super::v13::hopper::ActivationBoxes::new(x);
             let feed = hopper::TensorMapCopies::<ACC> { x, codes: qweight };
-            super::v12::hopper::pipeline::<T, _, Self, 2, ACC>(feed, groups, dims, steps, out)
+            super::v12::hopper::pipeline::<T, _, Self, 2, ACC, ROWS>(feed, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
         super::v10::sm90a_only((x, qweight, groups, dims, steps, out));

@@ -45,8 +45,10 @@ use super::v23::TensorMapGemm;
 use crate::float::Bf16;
 use crate::tma::{TensorMap, tensor_map_address};
 
-/// Version 24's main loop: version 23's on 32 activation rows.
-pub(super) type V24 = TensorMapGemm<16>;
+/// Version 24's main loop: version 23's on 32 activation rows, with half
+/// the producer threads filling the stages, two rows' constants each (run
+/// 55, calls B and E: 0.5-3.7% faster at M = 32).
+pub(super) type V24 = TensorMapGemm<16, 2>;
 
 wgmma_tile!(V24, v24, windows);
 
