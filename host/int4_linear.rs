@@ -306,17 +306,16 @@ pub enum Int4LinearVersion {
     /// than version 17 on four benchmark shapes (docs/PERF.md, run 27);
     /// [`best_for`](Self::best_for) took it from 9 to 16 rows past
     /// 16384 until version 17's programmatic launches beat it there (run
-    /// 31), and takes it where it splits rows longer than
-    /// [`V23_SPLIT_MAX_K`] (run 46), version 23 elsewhere up to
-    /// [`V23_MAX_K`].
+    /// 31), and where it split rows longer than 8192 from run 46 until
+    /// version 23 copied its activations with the TMA unit (run 55).
+    /// Version 23 is taken in its place.
     V22 { split_k: u32 },
     /// Version 22 with each step's codes copied by the TMA unit (one copy
     /// a step by one producer thread, from a tensor map of `qweight`, in
     /// place of four `cp.async` a producer thread). Compute capability 9.0
     /// only; split as version 7. The one [`best_for`](Self::best_for)
     /// chooses from 9 to 16 rows where its slices are long enough and `k`
-    /// is at most [`V23_MAX_K`] (at most [`V23_SPLIT_MAX_K`] where it
-    /// splits `K`): at M = 16 1.01-1.06x faster than
+    /// is at most [`V23_MAX_K`]: at M = 16 1.01-1.06x faster than
     /// version 22 on three benchmark shapes, 1.03x slower (1.09x with
     /// zero points) at 8192 x 28672 (docs/PERF.md, run 28).
     V23 { split_k: u32 },
@@ -432,9 +431,8 @@ impl Int4LinearVersion {
             // warps of a group known at compile time: 1-8% faster than v5
             // and v6 on every benchmark shape at M = 1 and 16, and 15% at 16
             // x 28672 x 8192 in groups of one warp (docs/PERF.md, run 23).
-            // From 9 rows, version 23 (22 where it splits rows past
-            // V23_SPLIT_MAX_K) where `k` is at most V23_MAX_K and its slices
-            // are long enough (`V22_MIN_SLICE_STEPS`), already split.
+            // From 9 rows, version 23 where `k` is at most V23_MAX_K and its
+            // slices are long enough (`V22_MIN_SLICE_STEPS`), already split.
             _ if m <= v7::ABOVE_M => match sixteen_row_tile_where_slices_are_long(m, n, k, device) {
                 Some(tiled) => return tiled,
                 None => Self::V17 { row_groups: 1, warps: 1 },
@@ -778,28 +776,13 @@ const V22_MIN_SLICE_STEPS: usize = 8;
 /// sittings (run 33 call J, run 34 call A). Longer rows are not measured.
 pub const V23_MAX_K: usize = 28672;
 
-/// The longest rows (`k`) for which [`Int4LinearVersion::best_for`] takes
-/// version 23 over version 22 when it splits `K` (9 to 16 rows). At M = 16
-/// on the H100 version 22 was the faster of the two split there in three
-/// sittings (docs/PERF.md, run 46, calls B and C, and run 45, call D): at
-/// 4096 x 11008 (split 8) by 2.7-4.4% (1.1-2.7% with zero points), at
-/// 8192 x 28672 (split 4) by up to 0.9% (2-3% with zero points; 0.4%
-/// slower once), where version 23 was 1.6-3% faster at 11008 x 4096
-/// (split 3; within 0.8% with zero points) and unsplit at every shape
-/// but 4096 x 11008 with zero points (run 46 call C: 4.7-6.9%; 0.7%
-/// slower there). Why the producers' copies beat the TMA unit's in split
-/// calls of long rows is not known.
-pub const V23_SPLIT_MAX_K: usize = 8192;
-
 /// The longest rows (`k`) for which [`Int4LinearVersion::best_for_weights`]
 /// takes version 12 over version 13 in a split call with symmetric
 /// weights at `G = 128`: 64 groups, past which version 13's producers read
 /// the group constants 8 steps at a time.
 pub const V12_SPLIT_MAX_K: usize = 8192;
 
-/// Version 23 (version 22 where it splits rows longer than
-/// [`V23_SPLIT_MAX_K`]) with its split, for 9 to 16 half-precision
-/// activation rows (version 17's wide tile; the caller keeps `m` at most
+/// Version 23 with its split, for 9 to 16 half-precision activation rows (version 17's wide tile; the caller keeps `m` at most
 /// 16) on a device that runs it, where `k` is at most [`V23_MAX_K`] and the
 /// slices hold at least [`V22_MIN_SLICE_STEPS`] steps.
 fn sixteen_row_tile_where_slices_are_long(
@@ -812,10 +795,16 @@ fn sixteen_row_tile_where_slices_are_long(
     if !wide_tile(m) || k > V23_MAX_K || !version.runs_on(device.compute_capability) {
         return None;
     }
-    // Versions 22 and 23 share their tile, so their split.
+    // From run 46 to 54 version 22 (codes and activations copied by the
+    // producer threads) took the split calls of rows longer than 8192: on
+    // the H100 it was 2.7-4.4% faster at 16 x 4096 x 11008 split 8 and up
+    // to 0.9% at 16 x 8192 x 28672 split 4 (docs/PERF.md, runs 45 and 46).
+    // With version 23's activations by the TMA unit (run 55, call E, H200,
+    // one sitting) version 23 was faster at 8192 x 28672 split 4 by 5.4%
+    // (2.7% with zero points) and at 4096 x 11008 split 8 by 3.1%, but 3.1%
+    // slower there with zero points.
     let splits = tiled_split_k(version, m, n, k, device);
     let slice = v7::slice_steps(k.div_ceil(v7::STEP_K), splits as usize);
-    let version = if splits > 1 && k > V23_SPLIT_MAX_K { Int4LinearVersion::V22 { split_k: 1 } } else { version };
     (slice >= V22_MIN_SLICE_STEPS).then_some(version.with_split_k(splits))
 }
 

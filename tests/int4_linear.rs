@@ -95,10 +95,9 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     // rows (run 43);
     // from 9 rows on the H100, version 23 where k is at most V23_MAX_K (run
     // 28; 28672 since run 34, past it version 17) and its slices hold 8
-    // steps or more (run 27); version 22 where it splits rows longer than
-    // V23_SPLIT_MAX_K (run 46).
+    // steps or more (run 27); version 22 where it split rows longer than
+    // 8192 from run 46 to run 54 (version 23 again from run 55).
     let v17 = |row_groups, warps| Int4LinearVersion::V17 { row_groups, warps };
-    let v22 = |split_k| Int4LinearVersion::V22 { split_k };
     let v23 = |split_k| Int4LinearVersion::V23 { split_k };
     for (m, n, k, expected) in [
         (1, 4096, 4096, v17(1, 8)),
@@ -108,14 +107,12 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
         (8, 28672, 4096, v17(8, 8)),
         (16, 4096, 4096, v17(1, 8)),
         (16, 11008, 4096, v23(3)),
-        (16, 4096, 11008, v22(8)),
+        (16, 4096, 11008, v23(8)),
         (16, 28672, 8192, v23(1)),
-        (16, 8192, 28672, v22(4)),
+        (16, 8192, 28672, v23(4)),
         (9, 8192, 4096, v23(4)),
-        (16, 4096, int4_linear::V23_SPLIT_MAX_K, v23(8)),
-        (16, 4096, int4_linear::V23_SPLIT_MAX_K + 128, v22(8)),
         (9, 28672, 896, v17(4, 4)),
-        (16, 4096, int4_linear::V23_MAX_K, v22(8)),
+        (16, 4096, int4_linear::V23_MAX_K, v23(8)),
         (16, 4096, int4_linear::V23_MAX_K + 128, v17(1, 8)),
     ] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, k, &H100);
