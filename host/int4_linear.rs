@@ -782,9 +782,10 @@ pub const V23_MAX_K: usize = 28672;
 /// the group constants 8 steps at a time.
 pub const V12_SPLIT_MAX_K: usize = 8192;
 
-/// Version 23 with its split, for 9 to 16 half-precision activation rows (version 17's wide tile; the caller keeps `m` at most
-/// 16) on a device that runs it, where `k` is at most [`V23_MAX_K`] and the
-/// slices hold at least [`V22_MIN_SLICE_STEPS`] steps.
+/// Version 23 with its split, for 9 to 16 half-precision activation rows
+/// (version 17's wide tile; the caller keeps `m` at most 16) on a device
+/// that runs it, where `k` is at most [`V23_MAX_K`] and the slices hold at
+/// least [`V22_MIN_SLICE_STEPS`] steps.
 fn sixteen_row_tile_where_slices_are_long(
     m: usize,
     n: usize,
@@ -799,10 +800,10 @@ fn sixteen_row_tile_where_slices_are_long(
     // producer threads) took the split calls of rows longer than 8192: on
     // the H100 it was 2.7-4.4% faster at 16 x 4096 x 11008 split 8 and up
     // to 0.9% at 16 x 8192 x 28672 split 4 (docs/PERF.md, runs 45 and 46).
-    // With version 23's activations by the TMA unit (run 55, call E, H200,
-    // one sitting) version 23 was faster at 8192 x 28672 split 4 by 5.4%
-    // (2.7% with zero points) and at 4096 x 11008 split 8 by 3.1%, but 3.1%
-    // slower there with zero points.
+    // With version 23's activations by the TMA unit (run 55, calls E and G,
+    // H200, two sittings) version 23 was faster at 8192 x 28672 split 4 by
+    // 5.3-5.4% (2.7-3.0% with zero points) and at 4096 x 11008 split 8 by
+    // 2.7-3.1%, but 3.1-3.5% slower there with zero points.
     let splits = tiled_split_k(version, m, n, k, device);
     let slice = v7::slice_steps(k.div_ceil(v7::STEP_K), splits as usize);
     (slice >= V22_MIN_SLICE_STEPS).then_some(version.with_split_k(splits))
@@ -1131,7 +1132,16 @@ pub fn plan_version<T: Float>(
         // The map's box coordinates are 32-bit signed and reach one tile
         // past m and a step past k (every such version's tile and step are
         // within version 13's).
-        const { assert!(v19::BLOCK_M <= v13::BLOCK_M && v23::BLOCK_M <= v13::BLOCK_M && v24::BLOCK_M <= v13::BLOCK_M) };
+        const {
+            assert!(
+                v19::BLOCK_M <= v13::BLOCK_M
+                    && v23::BLOCK_M <= v13::BLOCK_M
+                    && v24::BLOCK_M <= v13::BLOCK_M
+                    && v19::STEP_K == v13::STEP_K
+                    && v23::STEP_K == v13::STEP_K
+                    && v24::STEP_K == v13::STEP_K
+            )
+        };
         for (what, value) in [("m", m), ("k", shape.k)] {
             let limit = i32::MAX as usize - v13::BLOCK_M.max(v13::STEP_K);
             if value > limit {

@@ -404,7 +404,7 @@ pub(super) mod hopper {
     ///
     /// # Safety
     /// As for `TiledGemm::sum_tiles`, with the launch shape of `S`'s
-    /// version (12, 13 or 19).
+    /// version (12, 13, 19, 22, 23 or 24).
     #[inline(always)]
     pub(in crate::int4_linear) unsafe fn pipeline<
         T: WgmmaHalf,
