@@ -439,6 +439,22 @@ pub mod int4_linear {
         };
     }
 
+    /// The box of the tensor map of `x` that versions 13, 19, 23 and 24
+    /// take as their first argument, in place of `x`'s address (rows of `k`
+    /// 2-byte elements, `m` of them, 128-byte swizzle, out-of-bounds
+    /// elements read as zero): `TMA_BOX_COLUMNS x TMA_BOX_ROWS`, the rows a
+    /// block copies of each half of a stage's activations.
+    macro_rules! tma_activation_box {
+        ($box_rows:expr) => {
+            /// Columns of a tensor-map copy: one half of a stage's
+            /// activations (128 bytes a row, the swizzle's width).
+            pub const TMA_BOX_COLUMNS: usize = 64;
+            /// Rows of a tensor-map copy: those the block copies, of both halves.
+            pub const TMA_BOX_ROWS: usize = $box_rows;
+            const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
+        };
+    }
+
     /// Version 10, `int4_linear_v10_*` and `int4_linear_v10_split_k_*`
     /// (sm_90a only): version 7's tiled GEMM on the Hopper's warpgroup MMAs
     /// (`wgmma.mma_async.m64n128k16`), the dequantized weights as the A
@@ -485,22 +501,15 @@ pub mod int4_linear {
     /// share of every stage's activations with the TMA unit and multicasts
     /// it into every block of the cluster, so the activations cross L2 once
     /// a cluster instead of once a block. The first argument is a tensor map
-    /// of `x` (`CUtensorMap`, 128 bytes) in place of `x`'s address: rows of
-    /// `k` 2-byte elements, `m` of them, box `TMA_BOX_COLUMNS x
-    /// TMA_BOX_ROWS`, 128-byte swizzle, out-of-bounds elements read as
-    /// zero. Every other constant is version 12's.
+    /// of `x` (`CUtensorMap`, 128 bytes; [`tma_activation_box!`]), each
+    /// block copying its `BLOCK_M / CLUSTER` rows. Every other constant is
+    /// version 12's.
     pub mod v13 {
         wgmma_tile!(128, 128, 4);
         producer_consumer_loop!();
         /// Blocks a cluster (along the grid's `x`, which must be a multiple of it).
         pub const CLUSTER: usize = 2;
-        /// Columns of a tensor-map copy: one half of a stage's activations
-        /// (128 bytes a row, the swizzle's width).
-        pub const TMA_BOX_COLUMNS: usize = 64;
-        /// Rows of a tensor-map copy: each block of the cluster copies its
-        /// `BLOCK_M / CLUSTER` rows of both halves.
-        pub const TMA_BOX_ROWS: usize = BLOCK_M / CLUSTER;
-        const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
+        tma_activation_box!(BLOCK_M / CLUSTER);
     }
 
     /// Version 19, `int4_linear_v19_*` and `int4_linear_v19_split_k_*`
@@ -512,11 +521,7 @@ pub mod int4_linear {
     pub mod v19 {
         wgmma_tile!(128, 64, 5);
         producer_consumer_loop!();
-        /// Columns of a tensor-map copy: one half of a stage's activations.
-        pub use super::v13::TMA_BOX_COLUMNS;
-        /// Rows of a tensor-map copy: the tile's (no cluster).
-        pub const TMA_BOX_ROWS: usize = BLOCK_M;
-        const _: () = assert!(2 * TMA_BOX_COLUMNS == STEP_K && TMA_BOX_ROWS % 8 == 0);
+        tma_activation_box!(BLOCK_M);
     }
 
     /// Version 22, `int4_linear_v22_*` and `int4_linear_v22_split_k_*`
@@ -539,10 +544,7 @@ pub mod int4_linear {
     pub mod v24 {
         wgmma_tile!(128, 32, 7);
         producer_consumer_loop!();
-        /// Columns of a tensor-map copy of the activations: one half of a stage's.
-        pub use super::v13::TMA_BOX_COLUMNS;
-        /// Rows of a tensor-map copy of the activations: the tile's.
-        pub const TMA_BOX_ROWS: usize = BLOCK_M;
+        tma_activation_box!(BLOCK_M);
     }
 
     /// Version 23, `int4_linear_v23_*` and `int4_linear_v23_split_k_*`
@@ -561,10 +563,7 @@ pub mod int4_linear {
         pub const CODE_BOX: [usize; 3] =
             [crate::int4::STEP_WORDS, crate::int4::BAND_ROWS, BLOCK_N / crate::int4::BAND_ROWS];
         const _: () = assert!(CODE_BOX[0] * CODE_BOX[1] * CODE_BOX[2] * 4 == CODE_BYTES_PER_STAGE);
-        /// Columns of a tensor-map copy of the activations: one half of a stage's.
-        pub use super::v13::TMA_BOX_COLUMNS;
-        /// Rows of a tensor-map copy of the activations: the tile's.
-        pub const TMA_BOX_ROWS: usize = BLOCK_M;
+        tma_activation_box!(BLOCK_M);
     }
 
     /// The order in which the producer-consumer GEMMs (versions 12, 13, 19,

@@ -519,6 +519,9 @@ pub(super) mod hopper {
         let slots = if one_group { 0..1 } else { 0..GROUPS_PER_STEP };
         // The block's rows whose constants this thread stores (rows past n
         // take row n - 1's), and where they go in a stage.
+        // Both given, though one is the other's quotient: a const generic
+        // cannot be computed from another (`stage_copies` takes the first,
+        // the arrays' lengths the second).
         const { assert!(PRODUCERS * ROWS == PRODUCER_THREADS) };
         let block_rows: [usize; ROWS] = from_fn(|r| thread + PRODUCERS * r);
         let param_rows = block_rows.map(|row| (first_row + row).min(n - 1));
