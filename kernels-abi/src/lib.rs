@@ -501,7 +501,7 @@ pub mod int4_linear {
     /// share of every stage's activations with the TMA unit and multicasts
     /// it into every block of the cluster, so the activations cross L2 once
     /// a cluster instead of once a block. The first argument is a tensor map
-    /// of `x` (`CUtensorMap`, 128 bytes; [`tma_activation_box!`]), each
+    /// of `x` (`CUtensorMap`, 128 bytes; `tma_activation_box!` above), each
     /// block copying its `BLOCK_M / CLUSTER` rows. Every other constant is
     /// version 12's.
     pub mod v13 {
