@@ -803,7 +803,10 @@ fn sixteen_row_tile_where_slices_are_long(
     // With version 23's activations by the TMA unit (run 55, calls E and G,
     // H200, two sittings) version 23 was faster at 8192 x 28672 split 4 by
     // 5.3-5.4% (2.7-3.0% with zero points) and at 4096 x 11008 split 8 by
-    // 2.7-3.1%, but 3.1-3.5% slower there with zero points.
+    // 2.7-3.1%, but 3.1-3.5% slower there with zero points; with the
+    // constants converted at load time (run 56, call A) version 23 took
+    // 13.44 µs there with zero points, against its 16.11 before and
+    // version 22's 15.63 (run 55).
     let splits = tiled_split_k(version, m, n, k, device);
     let slice = v7::slice_steps(k.div_ceil(v7::STEP_K), splits as usize);
     (slice >= V22_MIN_SLICE_STEPS).then_some(version.with_split_k(splits))
@@ -1200,6 +1203,10 @@ mod cuda {
         scales: DeviceBuffer<u16>,
         zeros: Option<DeviceBuffer<u8>>,
         bias: Option<DeviceBuffer<f32>>,
+        /// The constants converted for versions 23 and 24, f16 then bf16
+        /// ([`Int4Weights::packed_constants`]), where `G` is 128 and the
+        /// device runs them.
+        packed_constants: Option<[DeviceBuffer<u32>; 2]>,
     }
 
     impl DeviceInt4Linear {
@@ -1219,7 +1226,12 @@ mod cuda {
     }
 
     impl Kernels {
-        /// Copies packed weights (and a bias of `n` elements, if given) to the device.
+        /// Copies packed weights (and a bias of `n` elements, if given) to the
+        /// device. Where `G` is 128 and the device runs versions 23 and 24
+        /// (compute capability 9.0), also their converted constants for f16
+        /// and for bf16 activations ([`Int4Weights::packed_constants`]): 1/8
+        /// of the codes' bytes more on the device, read at 9 to 32
+        /// activation rows in place of the producers' conversion a step.
         pub fn upload_int4_linear(
             &self,
             weights: &Int4Weights,
@@ -1239,6 +1251,14 @@ mod cuda {
                     Int4Mode::Asymmetric => Some(self.upload(weights.zeros())?),
                 },
                 bias: bias.map(|b| self.upload(b)).transpose()?,
+                packed_constants: match (
+                    Int4LinearVersion::V23 { split_k: 1 }.runs_on(self.device().compute_capability),
+                    weights.packed_constants::<half::f16>(),
+                    weights.packed_constants::<half::bf16>(),
+                ) {
+                    (true, Some(f16), Some(bf16)) => Some([self.upload(&f16)?, self.upload(&bf16)?]),
+                    _ => None,
+                },
             })
         }
 
@@ -1354,7 +1374,15 @@ mod cuda {
                 });
             }
             let (x, y) = (address(x), address(y));
-            let (qweight, scales) = (address(&layer.qweight), address(&layer.scales));
+            let qweight = address(&layer.qweight);
+            // Versions 23 and 24 at G = 128 read T's packed constants in
+            // the scales' place (their producers then convert nothing).
+            let scales = match (&version, &layer.packed_constants) {
+                (Int4LinearVersion::V23 { .. } | Int4LinearVersion::V24 { .. }, Some([f16, bf16])) => {
+                    address(if T::NAME == "bf16" { bf16 } else { f16 })
+                }
+                _ => address(&layer.scales),
+            };
             let zeros = layer.zeros.as_ref().map_or(0, |z| address(z));
             let bias = layer.bias.as_ref().map_or(0, |b| address(b));
             let dims = [m as u32, shape.n as u32, shape.k as u32, shape.group_size as u32];

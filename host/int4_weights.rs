@@ -201,6 +201,37 @@ impl Int4Weights {
         self.scales[row * self.shape.groups_per_row() + group]
     }
 
+    /// The group constants converted once for versions 23 and 24 with
+    /// activations of type `T` (f16 or bf16), in the layout of
+    /// [`quant_kernels_abi::int4::packed_constants`]: a word a row and
+    /// group, the scale rounded to `T` (exact in f16) and `-(MAGIC + z)`,
+    /// rows padded with zeros to a multiple of 256. `None` unless `G` is
+    /// 128 and `T` a half type. 4 bytes a row and group: 1/16 of the
+    /// codes' bytes.
+    pub fn packed_constants<T: crate::Float>(&self) -> Option<Vec<u32>> {
+        use quant_kernels_abi::int4::packed_constants::{
+            BF16_NEG_MAGIC_BITS, F16_NEG_MAGIC_BITS, GROUP_SIZE, packed_constant, padded_rows, words,
+        };
+        let Int4Shape { n, k, group_size, .. } = self.shape;
+        let (scale_bits, neg_magic): (fn(f16) -> u16, u16) = match T::NAME {
+            "f16" => (f16::to_bits, F16_NEG_MAGIC_BITS),
+            "bf16" => (|scale| half::bf16::from_f32(scale.to_f32()).to_bits(), BF16_NEG_MAGIC_BITS),
+            _ => return None,
+        };
+        if group_size != GROUP_SIZE {
+            return None;
+        }
+        let rows = padded_rows(n);
+        let mut packed = vec![0u32; words(n, k)];
+        for group in 0..k / GROUP_SIZE {
+            for row in 0..n {
+                let (scale, zero) = (self.scale(row, group), self.zero_point(row, group));
+                packed[group * rows + row] = packed_constant(scale_bits(scale), zero, neg_magic);
+            }
+        }
+        Some(packed)
+    }
+
     /// `W[row][col]` as the kernel sees it: `(code - zero) * scale`, exact in f32.
     pub fn dequantized(&self, row: usize, col: usize) -> f32 {
         let group = col / self.shape.group_size;

@@ -261,9 +261,64 @@ fn rejects_bad_input(_: &mut Rng) -> TestResult {
     )
 }
 
+/// The constants converted for versions 23 and 24 (`Int4Weights::packed_constants`),
+/// read back by the layout `quant_kernels_abi::int4::packed_constants`
+/// documents: `[group][row]` words, rows padded with zeros to a multiple
+/// of 256; in each word the scale as `T` (bits 0..16) and `-(MAGIC + z)`
+/// as `T` (bits 16..32), `MAGIC` 1024 in f16 and 128 in bf16. Only at G =
+/// 128, only for half types.
+fn packed_constants_follow_the_documented_layout(rng: &mut Rng) -> TestResult {
+    use quant_kernels::half::bf16;
+    for mode in MODES {
+        let n = 1 + rng.below(300);
+        let shape = Int4Shape::new(n, 128 * (1 + rng.below(4)), 128, mode)?;
+        let qweight = vec![0u32; shape.qweight_len()];
+        // Scales of every f16 exponent the quantizer gives and random
+        // mantissas, so that rounding to bf16 matters.
+        let scales: Vec<f16> =
+            (0..shape.scales_len()).map(|_| f16::from_bits(0x0400 + (rng.next_u64() % 0x7000) as u16)).collect();
+        let zeros: Vec<u8> = (0..shape.zeros_len()).map(|_| rng.next_u64() as u8).collect();
+        let w = Int4Weights::from_parts(shape, qweight, scales, zeros)?;
+        let rows = n.div_ceil(256) * 256;
+        for half in ["f16", "bf16"] {
+            let (packed, magic) = match half {
+                "f16" => (w.packed_constants::<f16>(), 1024.0),
+                _ => (w.packed_constants::<bf16>(), 128.0),
+            };
+            let packed = packed.ok_or("no packed constants at G = 128")?;
+            let value = |bits: u32| match half {
+                "f16" => f16::from_bits(bits as u16).to_f32(),
+                _ => bf16::from_bits(bits as u16).to_f32(),
+            };
+            ensure(packed.len() == shape.k / 128 * rows, || format!("{half}: {} words", packed.len()))?;
+            for group in 0..shape.k / 128 {
+                for row in 0..rows {
+                    let word = packed[group * rows + row];
+                    if row >= n {
+                        ensure(word == 0, || format!("{half}: padding row {row} holds {word:#x}"))?;
+                        continue;
+                    }
+                    let scale = w.scale(row, group).to_f32();
+                    let rounded = if half == "f16" { scale } else { bf16::from_f32(scale).to_f32() };
+                    let offset = -(magic + w.zero_point(row, group) as f32);
+                    ensure(value(word & 0xFFFF) == rounded && value(word >> 16) == offset, || {
+                        format!(
+                            "{half} {mode:?} row {row} group {group}: {word:#010x} for scale {scale}, offset {offset}"
+                        )
+                    })?;
+                }
+            }
+        }
+        ensure(w.packed_constants::<f32>().is_none(), || "f32 has no packed constants".into())?;
+    }
+    let w = Int4Weights::quantize(&[0.5; 64 * 4], 4, 64, 64, Int4Mode::Symmetric)?;
+    ensure(w.packed_constants::<f16>().is_none(), || "packed constants at G = 64".into())
+}
+
 fn main() {
     run(vec![
         cpu_test("cpu::codes_follow_the_documented_layout", codes_follow_the_documented_layout),
+        cpu_test("cpu::packed_constants_follow_the_documented_layout", packed_constants_follow_the_documented_layout),
         cpu_test("cpu::exact_weights_round_trip", exact_weights_round_trip),
         cpu_test("cpu::large_layers_split_over_cores", large_layers_split_over_cores),
         cpu_test(

@@ -137,6 +137,48 @@ pub mod int4 {
     pub const fn word_offset(word: usize) -> usize {
         word / STEP_WORDS * BAND_ROWS * STEP_WORDS + word % STEP_WORDS
     }
+
+    /// The group constants of a layer at `G = 128` converted once, at
+    /// load time, for one half activation type `T` (f16 or bf16), as
+    /// versions 23 and 24 read them: one `u32` a row and group, the scale
+    /// as `T` in bits `0..16` and `-(MAGIC + z)` as `T` in bits `16..32`
+    /// ([`packed_constant`]), laid out `[group][row]` with the rows
+    /// padded to a multiple of [`PACKED_CONSTANT_ROWS`] (zeros past `n`),
+    /// so that a block's 256 rows of one group are 1 KB, contiguous and
+    /// 16-byte aligned: one bulk copy a step.
+    pub mod packed_constants {
+        /// Rows of the layout are padded to a multiple of this: the tile's
+        /// weight rows in versions 23 and 24.
+        pub const PACKED_CONSTANT_ROWS: usize = 256;
+        /// The only group size laid out this way: a step of 128 columns is
+        /// one group.
+        pub const GROUP_SIZE: usize = 128;
+        /// The bits of `-(MAGIC + z)` are `NEG_MAGIC_BITS | z` (`MAGIC` is
+        /// 1024 in f16, 128 in bf16: the exponent that puts a 4-bit code
+        /// in the mantissa's low bits).
+        pub const F16_NEG_MAGIC_BITS: u16 = 0xE400;
+        /// As [`F16_NEG_MAGIC_BITS`], for bf16.
+        pub const BF16_NEG_MAGIC_BITS: u16 = 0xC300;
+
+        /// Rows of the layout for `n` weight rows.
+        #[inline(always)]
+        pub const fn padded_rows(n: usize) -> usize {
+            n.div_ceil(PACKED_CONSTANT_ROWS) * PACKED_CONSTANT_ROWS
+        }
+
+        /// Words of the layout for `n` rows of `k` columns.
+        #[inline(always)]
+        pub const fn words(n: usize, k: usize) -> usize {
+            k / GROUP_SIZE * padded_rows(n)
+        }
+
+        /// The word of a row and group whose scale is `scale_bits` (as `T`)
+        /// and zero point `zero`, for a type of `neg_magic_bits`.
+        #[inline(always)]
+        pub const fn packed_constant(scale_bits: u16, zero: u32, neg_magic_bits: u16) -> u32 {
+            scale_bits as u32 | ((neg_magic_bits as u32 | zero) << 16)
+        }
+    }
 }
 
 /// The fused 4-bit linear kernels, by version (docs/PERF.md has each one's

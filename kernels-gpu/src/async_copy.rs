@@ -86,6 +86,34 @@ pub unsafe fn load_shared8(address: u32) -> [u32; 2] {
     [a, b]
 }
 
+/// Loads the 4 bytes at shared address `address` and returns them with
+/// their high half splat to both halves of a word: `[word, hi | hi <<
+/// 16]`. The splat is PTX's unpack and repack (`mov.b32 {lo, hi}`,
+/// `mov.b32 {hi, hi}`), which ptxas can fold into the operand selector
+/// (`.H1_H1`) of the packed half instructions that use it, where a `prmt`
+/// stays an instruction (run 55,
+/// `docs/logs/2026-11-29-h200-run55/splat-selectors-*.ptx`).
+///
+/// # Safety
+/// `address` is 4-byte aligned inside the block's shared memory.
+#[inline(always)]
+pub unsafe fn load_shared_high_splat(address: u32) -> [u32; 2] {
+    let (word, high): (u32, u32);
+    // SAFETY: the caller guarantees the address.
+    unsafe {
+        asm!(
+            "{{",
+            ".reg .b16 lo, hi;",
+            "ld.shared.b32 {w}, [{p}];",
+            "mov.b32 {{lo, hi}}, {w};",
+            "mov.b32 {h}, {{hi, hi}};",
+            "}}",
+            p = in(reg32) address, w = out(reg32) word, h = out(reg32) high,
+        )
+    };
+    [word, high]
+}
+
 /// Stores 2 bytes to shared address `address`.
 ///
 /// # Safety

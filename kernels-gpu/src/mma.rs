@@ -18,6 +18,7 @@
 
 use crate::float::{Bf16, Float};
 use core::arch::asm;
+use quant_kernels_abi::int4::packed_constants::{BF16_NEG_MAGIC_BITS, F16_NEG_MAGIC_BITS};
 
 /// A 16-bit type the tensor cores multiply (f16 or bf16), with the packed
 /// two-lane (`x2`) arithmetic on it. `u32` arguments hold two values.
@@ -44,7 +45,7 @@ pub trait MmaHalf: Float {
 
 macro_rules! mma_half {
     (
-        $type:ty, $ptx:literal, $magic:literal, $magic_value:literal, $neg_magic:literal, $one:literal,
+        $type:ty, $ptx:literal, $magic:literal, $magic_value:literal, $neg_magic:expr, $one:literal,
         $from_f16:expr, $from_bits:expr
     ) => {
         impl MmaHalf for $type {
@@ -93,8 +94,8 @@ macro_rules! mma_half {
     };
 }
 
-mma_half!(f16, "f16", 0x6400, 1024.0, 0xE400, 0x3C00, |bits| bits, f16::from_bits);
-mma_half!(Bf16, "bf16", 0x4300, 128.0, 0xC300, 0x3F80, |bits| Bf16::from_f32(f16::from_bits(bits) as f32).0, Bf16);
+mma_half!(f16, "f16", 0x6400, 1024.0, F16_NEG_MAGIC_BITS, 0x3C00, |bits| bits, f16::from_bits);
+mma_half!(Bf16, "bf16", 0x4300, 128.0, BF16_NEG_MAGIC_BITS, 0x3F80, |bits| Bf16::from_f32(f16::from_bits(bits) as f32).0, Bf16);
 
 /// `MAGIC + u` for the two 4-bit codes `u` in bits `0..4` and `16..20` of
 /// `codes`, packed as two `T` (the other bits are ignored): the form in which

@@ -44,6 +44,27 @@ macro_rules! tensor_map_address {
 }
 pub(crate) use tensor_map_address;
 
+/// Copies `bytes` contiguous bytes from global `source` into this block's
+/// shared memory at `destination` (a bulk copy: no tensor map, no
+/// swizzle), counted, as they land, against the transaction count of the
+/// mbarrier at `barrier`.
+///
+/// # Safety
+/// `source` and `destination` are 16-byte aligned and hold `bytes`, a
+/// multiple of 16; `barrier` is an initialized mbarrier that expects the
+/// bytes in its current phase; no thread reads or writes the destination
+/// until it.
+#[inline(always)]
+pub unsafe fn load_bulk<T>(destination: u32, source: *const T, bytes: u32, barrier: u32) {
+    // SAFETY: the caller guarantees the addresses, the size and the barrier.
+    unsafe {
+        asm!(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [{d}], [{s}], {n}, [{b}];",
+            d = in(reg32) destination, s = in(reg64) source, n = in(reg32) bytes, b = in(reg32) barrier,
+        )
+    };
+}
+
 /// Copies the box at `(column, row)` of the 2-D array `map` describes into
 /// this block's shared memory at `destination`, counted, as it lands,
 /// against the transaction count of the mbarrier at `barrier`.

@@ -197,12 +197,14 @@ pub(super) fn sm90a_only<A>(_: A) {
 #[cfg(target_feature = "sm_90a")]
 pub(super) mod hopper {
     use super::{GroupParams, WgmmaTile};
-    use crate::async_copy::{self, dynamic_shared_address, load_shared8, load_shared16, store_shared2, store_shared8};
+    use crate::async_copy::{
+        self, dynamic_shared_address, load_shared_high_splat, load_shared8, load_shared16, store_shared2, store_shared8,
+    };
     use crate::device::{block_idx_x, in_place, lane_id, store_words, sync_named, sync_threads, thread_idx_x};
     use crate::int4_linear::mma_tile::{
         Epilogue, RowParams, StepCopies, TileOutput, activation_tiles, codes_minus_zero, dequantize_pair,
     };
-    use crate::mma::load_matrices_x4;
+    use crate::mma::{load_matrices_x4, splat2};
     use crate::wgmma::{self, WgmmaHalf};
     use core::array::from_fn;
     use core::mem::transmute_copy;
@@ -296,7 +298,7 @@ pub(super) mod hopper {
                 }
                 let accumulate = i > first_step;
                 // SAFETY: the whole block, after the barrier that made the stage visible.
-                unsafe { mma_step::<T, S, TILES, ACC, false, true>(&mut acc, accumulate, stage, constants, &lane, |_| {}) };
+                unsafe { mma_step::<T, S, TILES, ACC, false, true>(&mut acc, accumulate, (stage, constants, false), &lane, |_| {}) };
             }
             wgmma::wait::<0>();
             for acc in acc.iter_mut() {
@@ -766,9 +768,11 @@ pub(super) mod hopper {
     /// first chunk's MMAs add to `acc` if `accumulate`, else overwrite it
     /// (a tile's first step). With `ONE_GROUP` (G = 128: the step is one
     /// group) only slot 0 of the constants is read, for every slot, and
-    /// returned. Without `SCALED` (only with `ONE_GROUP`) the fragments are
-    /// the exact `u - z`, and the caller applies the step's scales to the
-    /// sums.
+    /// returned; with `packed` (only with `ONE_GROUP`) in the 4-byte form
+    /// of the layer's packed constants (`Feed::PACKED_CONSTANTS` in
+    /// `v12.rs`), unpacked into the splats as they are read. Without
+    /// `SCALED` (only with `ONE_GROUP`) the fragments are the exact `u -
+    /// z`, and the caller applies the step's scales to the sums.
     ///
     /// # Safety
     /// The whole warpgroup calls it; the stage and constants are written
@@ -787,8 +791,7 @@ pub(super) mod hopper {
     >(
         acc: &mut [[f32; ACC]; TILES],
         accumulate: bool,
-        stage: u32,
-        constants: u32,
+        (stage, constants, packed): (u32, u32, bool),
         lane: &Lane,
         mut after_chunk: impl FnMut(usize),
     ) -> Option<[[RowParams; 2]; TILES]> {
@@ -797,9 +800,18 @@ pub(super) mod hopper {
         let slot_params = |p: usize| -> [[RowParams; 2]; TILES] {
             from_fn(|a| {
                 from_fn(|h| {
-                    // SAFETY: an aligned slot inside the buffer.
-                    let slot = constants + (S::PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane.params;
-                    let [scale, neg_offset] = unsafe { load_shared8(slot) };
+                    // SAFETY (both): an aligned slot inside the buffer.
+                    let [scale, neg_offset] = if packed {
+                        // Slot 0 only (`ONE_GROUP`), 4 bytes a row: the
+                        // scale splat here (its low half is all that the
+                        // sums' scaling reads), the offset in the asm.
+                        let [word, neg_offset] =
+                            unsafe { load_shared_high_splat(constants + (256 * a + 32 * h) as u32 + lane.params / 2) };
+                        [splat2(word as u16), neg_offset]
+                    } else {
+                        let slot = constants + (S::PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane.params;
+                        unsafe { load_shared8(slot) }
+                    };
                     RowParams { scale, neg_offset }
                 })
             })

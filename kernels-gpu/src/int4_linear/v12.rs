@@ -298,6 +298,14 @@ pub(super) mod hopper {
         /// [`TileOrigin`]'s walk).
         const CLUSTER: NonZeroU32 = NonZeroU32::MIN;
 
+        /// Whether, where a step is one group (G = 128), its constants come
+        /// converted from the layer's packed array
+        /// (`quant_kernels_abi::int4::packed_constants`) by one bulk copy a
+        /// step ([`load_constants`](Self::load_constants)), 4 bytes a row in
+        /// the stage: then producer thread 0 alone fills the stages, and
+        /// the other producer threads only give their registers back.
+        const PACKED_CONSTANTS: bool = false;
+
         /// The activations, if the producer threads copy them (`cp.async`);
         /// `None` if [`load`](Self::load) brings them.
         fn copied_x(&self) -> Option<*const T>;
@@ -329,6 +337,17 @@ pub(super) mod hopper {
         /// consumer that reads the stage, in any block, has released it.
         unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first: (usize, usize), thread: usize) {
             let _ = (ring, fill, i, first, thread);
+        }
+
+        /// Producer thread 0, after [`load`](Self::load): copies step `i`'s
+        /// packed constants of the tile's rows from `first_row` (of `n`)
+        /// into `fill`'s stage, [`PACKED_STEP_BYTES`] more on its `full`
+        /// barrier. Only where [`PACKED_CONSTANTS`](Self::PACKED_CONSTANTS).
+        ///
+        /// # Safety
+        /// As for `load`; step `i` is group `i` of the layer's rows.
+        unsafe fn load_constants<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_row: usize, n: usize) {
+            let _ = (ring, fill, i, first_row, n);
         }
 
         /// Producer thread `first.thread`, before the previous grid ends: its
@@ -373,6 +392,9 @@ pub(super) mod hopper {
             }
         }
     }
+
+    /// Bytes of one step's packed constants of a block's 256 rows.
+    pub(in crate::int4_linear) const PACKED_STEP_BYTES: u32 = 4 * 256;
 
     /// The feed of versions 12, 19 and 22: the producer threads copy the
     /// activations from `x` and the codes from `qweight`.
@@ -429,6 +451,9 @@ pub(super) mod hopper {
             )
         };
         let producers = PRODUCER_THREADS / ROWS;
+        // Producer thread 0 alone fills the stages where a step is one
+        // group (see `Feed::PACKED_CONSTANTS`).
+        let packed = F::PACKED_CONSTANTS && StepGroups::new(&groups, dims.2).one_group();
         let stages = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
         let ring =
             Ring::<S> { stages, barriers: stages + S::STAGES as u32 * Ring::<S>::STAGE_STRIDE, tile: PhantomData };
@@ -437,7 +462,7 @@ pub(super) mod hopper {
             for fill in 0..S::STAGES as u32 {
                 // SAFETY: 8-byte slots after the ring, inside SHARED_BYTES.
                 unsafe {
-                    mbarrier::init(ring.full(fill), 2 * producers as u32);
+                    mbarrier::init(ring.full(fill), if packed { 2 } else { 2 * producers as u32 });
                     mbarrier::init(ring.empty(fill), CONSUMER_THREADS as u32 + F::PEER_RELEASES);
                 }
             }
@@ -463,12 +488,18 @@ pub(super) mod hopper {
             // SAFETY (all): forwarded from the caller.
             unsafe {
                 feed.prefetch_codes::<S>(&first, (dims.1, dims.2));
-                first.constants::<S>(&groups, dims.1);
+                if !packed {
+                    first.constants::<S>(&groups, dims.1);
+                }
             }
             begin_after_previous_grid();
             let (ring, feed, origin, groups) = (&ring, &feed, &origin, &groups);
-            // SAFETY (both): forwarded from the caller; one_group as the consumers'.
-            if ROWS == 1 {
+            // SAFETY (all): forwarded from the caller; one_group as the consumers'.
+            if packed {
+                if producer == 0 {
+                    unsafe { produce::<T, F, S, PRODUCER_THREADS, 1>(0, ring, feed, origin, groups, dims, steps, one_group) };
+                }
+            } else if ROWS == 1 {
                 unsafe { produce::<T, F, S, PRODUCER_THREADS, 1>(producer, ring, feed, origin, groups, dims, steps, one_group) };
             } else if producer < producers {
                 unsafe {
@@ -514,6 +545,9 @@ pub(super) mod hopper {
     ) {
         let first_row = origin.n_tile * S::BLOCK_N;
         let step_groups = StepGroups::new(groups, k);
+        // Producer thread 0 alone, with the constants by bulk copy (see
+        // `Feed::PACKED_CONSTANTS`).
+        let packed = F::PACKED_CONSTANTS && one_group;
         // The slots of constants the consumers read: all of a step's, or
         // its first (see `pipeline`).
         let slots = if one_group { 0..1 } else { 0..GROUPS_PER_STEP };
@@ -552,7 +586,9 @@ pub(super) mod hopper {
                     // this step's line at G = 128): versions 13 and 19
                     // were 1.01-1.08x faster without it (run 26).
                     let raw: [_; ROWS] = from_fn(|r| {
-                        if windowed {
+                        if packed {
+                            [(0, 0); GROUPS_PER_STEP]
+                        } else if windowed {
                             windows[r].raw(groups, param_rows[r], i, slots.clone())
                         } else {
                             step_groups.raw(groups, param_rows[r], i, slots.clone())
@@ -561,11 +597,16 @@ pub(super) mod hopper {
                     copies.copy(stage, i);
                     mbarrier::arrive_on_copies(ring.full(fill));
                     feed.load(ring, fill, i, (first_row, first_m), thread);
-                    for r in 0..ROWS {
-                        store_constants::<T, S>(stage + param_slots[r], &raw[r], slots.clone());
+                    if packed {
+                        feed.load_constants(ring, fill, i, first_row, n);
+                    } else {
+                        for r in 0..ROWS {
+                            store_constants::<T, S>(stage + param_slots[r], &raw[r], slots.clone());
+                        }
                     }
+                    let bytes = F::LOADED_BYTES + if packed { PACKED_STEP_BYTES } else { 0 };
                     if F::LOADED_BYTES > 0 && thread == 0 {
-                        mbarrier::arrive_expect_bytes(ring.full(fill), F::LOADED_BYTES);
+                        mbarrier::arrive_expect_bytes(ring.full(fill), bytes);
                     } else {
                         mbarrier::arrive(ring.full(fill));
                     }
@@ -581,7 +622,9 @@ pub(super) mod hopper {
 
     /// Consumer thread `thread` (of the two MMA warpgroups): waits for each
     /// step's stage, multiplies, releases it, and stores each tile's sums.
-    /// With `ONE_GROUP` it reads each step's first slot of constants only.
+    /// With `ONE_GROUP` it reads each step's first slot of constants only,
+    /// in the 4-byte form of `Feed::PACKED_CONSTANTS` for feeds of packed
+    /// constants.
     ///
     /// # Safety
     /// As for [`pipeline`]; `ONE_GROUP` only where a step is one group.
@@ -603,6 +646,9 @@ pub(super) mod hopper {
         out: impl TileOutput<T>,
     ) {
         let lane = Lane::new::<S>(thread);
+        // The packed form wherever a step is one group (the host passes
+        // packed constants for every such call of these feeds' versions).
+        let packed = F::PACKED_CONSTANTS && ONE_GROUP;
         let first_row = origin.n_tile * S::BLOCK_N;
         let mut fill = 0u32;
         // Where a step is one group and a thread holds fewer sums than the
@@ -649,8 +695,7 @@ pub(super) mod hopper {
                         let params = mma_step::<T, S, TILES, ACC, true, false>(
                             &mut step_sums,
                             false,
-                            stage,
-                            stage + S::STAGE_BYTES as u32,
+                            (stage, stage + S::STAGE_BYTES as u32, packed),
                             &lane,
                             release,
                         );
@@ -660,8 +705,7 @@ pub(super) mod hopper {
                         mma_step::<T, S, TILES, ACC, ONE_GROUP, true>(
                             &mut acc,
                             accumulate,
-                            stage,
-                            stage + S::STAGE_BYTES as u32,
+                            (stage, stage + S::STAGE_BYTES as u32, packed),
                             &lane,
                             release,
                         );

@@ -52,9 +52,25 @@
 //! takes version 22. Before, the producer threads copied the activations
 //! with `cp.async`, 16 bytes each at a time.
 //!
+//! **Constants** (run 56): at G = 128 the host passes the layer's packed
+//! constants for `T` in the scales' place
+//! (`quant_kernels_abi::int4::packed_constants`, converted at load time),
+//! and producer thread 0 brings a step's 256 words with one bulk copy
+//! beside its TMA copies; the other producer threads give their
+//! registers back and stop, and the consumers read 4 bytes a row (the
+//! offset's splat folded into an operand selector). Measured (H200, run
+//! 56 call A, bf16, cold, three rounds): 6% faster at 16 x 28672 x
+//! 8192 and 16 x 8192 x 28672 split 4 (9-12% with zero points), 4% at
+//! 16 x 4096 x 11008 split 8 (17% with zero points: both modes now read
+//! the same words), 5.3% for version 24 at 32 x 28672 x 8192, 2.3% at
+//! 32 x 8192 x 28672 and 32 x 4096 x 11008; 1.8-3.2% slower at 11008 x 4096
+//! (16 and 32 rows) and 0.6% at 32 x 4096 x 4096. At other group sizes
+//! the producer threads load, convert and store the constants as below.
+//!
 //! **Barriers.** A stage's `full` barrier completes when the producer
 //! threads' two arrivals each are in (the second after storing their
-//! constants: version 12's) and the codes and activations have landed:
+//! constants: version 12's; at G = 128 producer thread 0's two alone)
+//! and the codes, activations (and packed constants) have landed:
 //! producer thread 0 makes its second arrival with `expect_tx` of those
 //! bytes. It issues the copies after waiting for the stage's `empty`
 //! phase, which every consumer thread reaches only after its reads of the
@@ -110,7 +126,9 @@ where
         // SAFETY: forwarded from the caller.
         unsafe {
             let x = super::v13::hopper::ActivationBoxes::new(x);
-            let feed = hopper::TensorMapCopies::<ACC> { x, codes: qweight };
+            // At G = 128 the host passes the layer's packed constants for T
+            // in the scales' place (read only where a step is one group).
+            let feed = hopper::TensorMapCopies::<ACC> { x, codes: qweight, constants: groups.scales.cast() };
             super::v12::hopper::pipeline::<T, _, Self, 2, ACC, ROWS>(feed, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
@@ -121,10 +139,11 @@ where
 #[cfg(target_feature = "sm_90a")]
 mod hopper {
     use crate::int4_linear::v10::WgmmaTile;
-    use crate::int4_linear::v12::hopper::{Feed, FirstStep, Ring};
+    use crate::int4_linear::v12::hopper::{Feed, FirstStep, PACKED_STEP_BYTES, Ring};
     use crate::int4_linear::v13::hopper::ActivationBoxes;
     use crate::tma::{self, TensorMapAddress};
     use quant_kernels_abi::int4::BAND_ROWS;
+    use quant_kernels_abi::int4::packed_constants::{PACKED_CONSTANT_ROWS, padded_rows};
     use quant_kernels_abi::int4_linear::v23::{BLOCK_N, CODE_BYTES_PER_STAGE};
 
     /// Version 23's feed (and version 24's, whose tile has the same 256
@@ -134,17 +153,34 @@ mod hopper {
     pub(super) struct TensorMapCopies<const ACC: usize> {
         pub(super) x: ActivationBoxes<ACC, 1>,
         pub(super) codes: TensorMapAddress,
+        /// The layer's packed constants for the activation type
+        /// (`quant_kernels_abi::int4::packed_constants`), at G = 128.
+        pub(super) constants: *const u32,
     }
 
     impl<T, const ACC: usize> Feed<T> for TensorMapCopies<ACC> {
         /// The codes' box and the activations' two.
         const LOADED_BYTES: u32 = CODE_BYTES_PER_STAGE as u32 + ActivationBoxes::<ACC, 1>::BYTES;
+        const PACKED_CONSTANTS: bool = true;
 
         fn copied_x(&self) -> Option<*const T> {
             None
         }
         fn copied_codes(&self) -> Option<*const u32> {
             None
+        }
+
+        #[inline(always)]
+        unsafe fn load_constants<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_row: usize, n: usize) {
+            const { assert!(S::BLOCK_N == PACKED_CONSTANT_ROWS && S::PARAM_BYTES >= PACKED_STEP_BYTES as usize) };
+            // SAFETY: group i's row first_row and the 255 after it are in
+            // the padded array, 16-byte aligned (rows a multiple of 256);
+            // the stage's constants are free (the caller's wait); the
+            // step's full barrier, which expects PACKED_STEP_BYTES more.
+            unsafe {
+                let source = self.constants.add(i * padded_rows(n) + first_row);
+                tma::load_bulk(ring.stage(fill) + S::STAGE_BYTES as u32, source, PACKED_STEP_BYTES, ring.full(fill));
+            }
         }
 
         #[inline(always)]

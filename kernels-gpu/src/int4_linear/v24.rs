@@ -47,7 +47,9 @@ use crate::tma::{TensorMap, tensor_map_address};
 
 /// Version 24's main loop: version 23's on 32 activation rows, with half
 /// the producer threads filling the stages, two rows' constants each (run
-/// 55, calls B and E: 0.5-3.7% faster at M = 32).
+/// 55, calls B and E: 0.5-3.7% faster at M = 32), where `G` is not 128;
+/// at `G = 128` version 23's packed constants, one bulk copy a step by
+/// producer thread 0 (`v23.rs`).
 pub(super) type V24 = TensorMapGemm<16, 2>;
 
 wgmma_tile!(V24, v24, windows);
