@@ -28,11 +28,12 @@ fn main() {
         .max_threads("int4_linear_v24_", v24::BLOCK_THREADS)
         .min_blocks("int4_linear_v24_", 1)
         // Version 13 runs in clusters along the grid's x and reads its
-        // first argument, a tensor map, where it lies, as version 19 does
-        // its first and versions 23 and 24 their second.
+        // first argument, a tensor map, where it lies, as versions 19, 23
+        // and 24 do their first two.
         .cluster_dims("int4_linear_v13_", [v13::CLUSTER as u32, 1, 1])
         .tensor_map_param("int4_linear_v13_", 0)
         .tensor_map_param("int4_linear_v19_", 0)
+        .tensor_map_param("int4_linear_v19_", 1)
         .tensor_map_param("int4_linear_v23_", 0)
         .tensor_map_param("int4_linear_v23_", 1)
         .tensor_map_param("int4_linear_v24_", 0)

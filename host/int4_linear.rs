@@ -933,12 +933,20 @@ pub struct Int4LinearPlan {
     pub launch: Launch,
     /// The split of `K` into more than one slice (versions 7, 10 to 13, 18, 19 and 22 to 24), if any.
     pub split_k: Option<SplitK>,
-    /// Version 13 takes a tensor map of `x` as its first argument, in
-    /// place of `x`'s address: this says what to encode.
+    /// Versions 13, 19, 23 and 24 take a tensor map of `x` as their first
+    /// argument, in place of `x`'s address: this says what to encode.
     pub x_tensor_map: Option<XTensorMap>,
-    /// Version 23 takes a tensor map of `qweight` as its second argument,
-    /// in place of `qweight`'s address: this says what to encode.
+    /// Versions 19, 23 and 24 take a tensor map of `qweight` as their
+    /// second argument, in place of `qweight`'s address: this says what to
+    /// encode.
     pub qweight_tensor_map: Option<QweightTensorMap>,
+    /// Whether the third argument is the address of the layer's packed
+    /// constants for `T` in place of `scales` (versions 19, 23 and 24 at
+    /// `G = 128`): what [`Int4Weights::packed_constants`] returns for `T`,
+    /// laid out as [`quant_kernels_abi::int4::packed_constants`] says.
+    ///
+    /// [`Int4Weights::packed_constants`]: crate::int4_weights::Int4Weights::packed_constants
+    pub packed_constants: bool,
 }
 
 /// The tensor map of the activations that the launches of versions 13 and
@@ -961,7 +969,7 @@ pub struct XTensorMap {
     pub box_rows: usize,
 }
 
-/// The tensor map of the codes that the launches of versions 23 and 24 take as their
+/// The tensor map of the codes that the launches of versions 19, 23 and 24 take as their
 /// second argument (a `CUtensorMap`, 128 bytes, passed by value):
 /// `cuTensorMapEncodeTiled` of `qweight`'s address as a 3-D array of 4-byte
 /// words (`CU_TENSOR_MAP_DATA_TYPE_UINT32`), dims `[16, words_per_row,
@@ -1032,9 +1040,11 @@ pub fn workspace_len(version: Int4LinearVersion, m: usize, n: usize) -> Result<u
 /// none), `y: CUdeviceptr` (`T [m][n]`), `m: u32`, `n: u32`, `k: u32`,
 /// `group_size: u32`; the weight arrays as in [`quant_kernels_abi::int4`].
 /// A plan that splits `K` has two launches and a workspace ([`SplitK`]); a
-/// plan of version 13 or 19 takes a tensor map of `x` in place of `x`
-/// ([`XTensorMap`]), and one of version 23 or 24 a tensor map of `qweight`
-/// in place of `qweight` ([`QweightTensorMap`]).
+/// plan of version 13, 19, 23 or 24 takes a tensor map of `x` in place of
+/// `x` ([`XTensorMap`]), one of version 19, 23 or 24 a tensor map of
+/// `qweight` in place of `qweight` ([`QweightTensorMap`]) and, at `G =
+/// 128`, the layer's packed constants for `T` in place of `scales`
+/// ([`Int4LinearPlan::packed_constants`]).
 pub fn plan<T: Float>(
     shape: &Int4Shape,
     buffers: &Int4LinearBuffers,
@@ -1122,8 +1132,8 @@ pub fn plan_version<T: Float>(
     // Whole clusters (version 13).
     let blocks_n =
         shape.n.div_ceil(version.rows_per_block(m)).next_multiple_of(version.tiled_block().map_or(1, |b| b.cluster));
-    // Versions 13 and 19 read x through a tensor map of it, in boxes of
-    // (columns, rows).
+    // Versions 13, 19, 23 and 24 read x through a tensor map of it, in
+    // boxes of (columns, rows).
     let x_box = match version {
         Int4LinearVersion::V13 { .. } => Some((v13::TMA_BOX_COLUMNS, v13::TMA_BOX_ROWS)),
         Int4LinearVersion::V19 { .. } => Some((v19::TMA_BOX_COLUMNS, v19::TMA_BOX_ROWS)),
@@ -1178,12 +1188,16 @@ pub fn plan_version<T: Float>(
     };
     let x_tensor_map =
         x_box.map(|(box_columns, box_rows)| XTensorMap { rows: m, columns: shape.k, box_columns, box_rows });
-    let qweight_tensor_map = matches!(version, Int4LinearVersion::V23 { .. } | Int4LinearVersion::V24 { .. })
-        .then_some(QweightTensorMap {
-            words_per_row: int4::padded_words_per_row(shape.k),
-            bands: shape.n.div_ceil(int4::BAND_ROWS),
-        });
-    Ok(Some(Int4LinearPlan { launch, split_k, x_tensor_map, qweight_tensor_map }))
+    let qweight_tensor_map = matches!(
+        version,
+        Int4LinearVersion::V19 { .. } | Int4LinearVersion::V23 { .. } | Int4LinearVersion::V24 { .. }
+    )
+    .then_some(QweightTensorMap {
+        words_per_row: int4::padded_words_per_row(shape.k),
+        bands: shape.n.div_ceil(int4::BAND_ROWS),
+    });
+    let packed_constants = qweight_tensor_map.is_some() && shape.group_size == int4::packed_constants::GROUP_SIZE;
+    Ok(Some(Int4LinearPlan { launch, split_k, x_tensor_map, qweight_tensor_map, packed_constants }))
 }
 
 #[cfg(feature = "cuda")]
@@ -1203,7 +1217,7 @@ mod cuda {
         scales: DeviceBuffer<u16>,
         zeros: Option<DeviceBuffer<u8>>,
         bias: Option<DeviceBuffer<f32>>,
-        /// The constants converted for versions 23 and 24, f16 then bf16
+        /// The constants converted for versions 19, 23 and 24, f16 then bf16
         /// ([`Int4Weights::packed_constants`]), where `G` is 128 and the
         /// device runs them.
         packed_constants: Option<[DeviceBuffer<u32>; 2]>,
@@ -1227,10 +1241,10 @@ mod cuda {
 
     impl Kernels {
         /// Copies packed weights (and a bias of `n` elements, if given) to the
-        /// device. Where `G` is 128 and the device runs versions 23 and 24
-        /// (compute capability 9.0), also their converted constants for f16
-        /// and for bf16 activations ([`Int4Weights::packed_constants`]): 1/8
-        /// of the codes' bytes more on the device, read at 9 to 32
+        /// device. Where `G` is 128 and the device runs versions 19, 23 and
+        /// 24 (compute capability 9.0), also their converted constants for
+        /// f16 and for bf16 activations ([`Int4Weights::packed_constants`]):
+        /// 1/8 of the codes' bytes more on the device, read at 9 to 128
         /// activation rows in place of the producers' conversion a step.
         pub fn upload_int4_linear(
             &self,
@@ -1375,20 +1389,27 @@ mod cuda {
             }
             let (x, y) = (address(x), address(y));
             let qweight = address(&layer.qweight);
-            // Versions 23 and 24 at G = 128 read T's packed constants in
-            // the scales' place (their producers then convert nothing).
-            let scales = match (&version, &layer.packed_constants) {
-                (Int4LinearVersion::V23 { .. } | Int4LinearVersion::V24 { .. }, Some([f16, bf16])) => {
-                    address(if T::NAME == "bf16" { bf16 } else { f16 })
+            // Versions 19, 23 and 24 at G = 128 read T's packed constants in
+            // the scales' place (their producers then convert nothing); the
+            // upload made them where the device runs those versions.
+            let scales = match (plan.packed_constants, &layer.packed_constants) {
+                (false, _) => address(&layer.scales),
+                (true, Some([f16, bf16])) => address(if T::NAME == "bf16" { bf16 } else { f16 }),
+                (true, None) => {
+                    return Err(Error::VersionNotOnDevice {
+                        kernel: "int4_linear",
+                        version: version.number(),
+                        target: "sm_90a",
+                        compute_capability,
+                    });
                 }
-                _ => address(&layer.scales),
             };
             let zeros = layer.zeros.as_ref().map_or(0, |z| address(z));
             let bias = layer.bias.as_ref().map_or(0, |b| address(b));
             let dims = [m as u32, shape.n as u32, shape.k as u32, shape.group_size as u32];
             let [m, n, k, group_size] = dims.each_ref().map(arg);
             // Version 13 reads x through a tensor map, its first argument,
-            // and versions 23 and 24 qweight, their second.
+            // and versions 19, 23 and 24 qweight, their second.
             let (x_map, qweight_map);
             let x = match plan.x_tensor_map {
                 Some(map) => {

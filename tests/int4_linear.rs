@@ -346,6 +346,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         }),
         x_tensor_map: None,
         qweight_tensor_map: None,
+        packed_constants: false,
     };
     ensure(plan == Some(expected), || format!("{plan:?}"))?;
     // The length a caller's workspace needs: the plan's, or none unsplit.
@@ -399,7 +400,8 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
 /// Versions 10 to 13, 18, 19 and 22 to 24: their own tiles, block and shared
 /// memory, both entry points each, and only on compute capability 9.0
 /// (their PTX is sm_90a); version 13's grid in whole clusters, and its
-/// limits; the tensor maps of versions 13, 23 and 24.
+/// limits; the tensor maps of versions 13, 19, 23 and 24, and their
+/// packed constants.
 fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
     use Int4LinearVersion::{V10, V11, V12, V13, V18, V19, V22, V23, V24};
     let shape = Int4Shape::new(600, 384, 64, Int4Mode::Asymmetric)?;
@@ -450,20 +452,20 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
     )?;
     ensure(plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
-    // Versions 23 and 24 read qweight through a tensor map of it: 384
-    // columns are 48 words a row (3 steps), 600 rows 38 bands.
-    for version in [V23 { split_k: 2 }, V24 { split_k: 1 }, V24 { split_k: 2 }] {
+    // Versions 19, 23 and 24 read qweight through a tensor map of it (384
+    // columns are 48 words a row, 3 steps; 600 rows 38 bands), and x
+    // through one with a box of their tile's rows.
+    for version in [V19 { split_k: 2 }, V23 { split_k: 2 }, V24 { split_k: 1 }, V24 { split_k: 2 }] {
         let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
         let expected = QweightTensorMap { words_per_row: 48, bands: 38 };
-        let box_rows = if matches!(version, V23 { .. }) { v23::BLOCK_M } else { v24::BLOCK_M };
+        let box_rows = match version {
+            V19 { .. } => v19::BLOCK_M,
+            V23 { .. } => v23::BLOCK_M,
+            _ => v24::BLOCK_M,
+        };
         let x_map = XTensorMap { rows: 257, columns: 384, box_columns: 64, box_rows };
         ensure(plan.qweight_tensor_map == Some(expected) && plan.x_tensor_map == Some(x_map), || format!("{plan:?}"))?;
     }
-    // Version 19 reads x through a tensor map too, a box of its 64 rows (run 54).
-    let plan =
-        int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V19 { split_k: 2 })?.ok_or("no plan")?;
-    let expected = XTensorMap { rows: 257, columns: 384, box_columns: 64, box_rows: v19::BLOCK_M };
-    ensure(plan.x_tensor_map == Some(expected) && plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
     expect_error(
         int4_linear::plan_version::<f16>(&shape, &buffers(limit + 1, &shape, false), V19 { split_k: 1 }),
         Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
@@ -471,6 +473,25 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
     for version in [V12 { split_k: 1 }, V22 { split_k: 1 }] {
         let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
         ensure(plan.x_tensor_map.is_none() && plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
+    }
+    // Versions 19, 23 and 24 take the layer's packed constants in the
+    // scales' place at G = 128 only; the others never.
+    let g128 = Int4Shape::new(600, 384, 128, Int4Mode::Asymmetric)?;
+    let versions = [
+        V12 { split_k: 1 },
+        V13 { split_k: 1 },
+        V19 { split_k: 2 },
+        V22 { split_k: 1 },
+        V23 { split_k: 1 },
+        V24 { split_k: 2 },
+    ];
+    for version in versions {
+        for shape in [&shape, &g128] {
+            let plan =
+                int4_linear::plan_version::<f16>(shape, &buffers(257, shape, true), version)?.ok_or("no plan")?;
+            let expected = shape.group_size == 128 && matches!(version, V19 { .. } | V23 { .. } | V24 { .. });
+            ensure(plan.packed_constants == expected, || format!("G = {}: {plan:?}", shape.group_size))?;
+        }
     }
     ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() >= 10 || v.runs_on((8, 0))), || "runs_on".into())
 }

@@ -261,7 +261,7 @@ fn rejects_bad_input(_: &mut Rng) -> TestResult {
     )
 }
 
-/// The constants converted for versions 23 and 24 (`Int4Weights::packed_constants`),
+/// The constants converted for versions 19, 23 and 24 (`Int4Weights::packed_constants`),
 /// read back by the layout `quant_kernels_abi::int4::packed_constants`
 /// documents: `[group][row]` words, rows padded with zeros to a multiple
 /// of 256; in each word the scale as `T` (bits 0..16) and `-(MAGIC + z)`

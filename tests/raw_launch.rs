@@ -111,10 +111,11 @@ fn int4_linear_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
 
 /// The tiled GEMM split along `K` from the plan alone, with the engine's
 /// own workspace: the plan's two launches, their documented argument lists,
-/// the workspace length and (version 13) the tensor map it asks for are all
-/// an engine needs (bf16 passed as `u16` bits). The library's plan
-/// (`best_for`: version 19's on compute capability 9.0 at this shape), and
-/// there versions 13's (with a tensor map) and 12's (`x`'s address) too.
+/// the workspace length, the tensor maps and (at G = 128, versions 19, 23
+/// and 24) the packed constants it asks for are all an engine needs (bf16
+/// passed as `u16` bits). The library's plan (`best_for`: version 19's on
+/// compute capability 9.0 at this shape), and there versions 13's (a
+/// tensor map of `x`), 12's (`x`'s address) and 23's too.
 fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult {
     let Engine { stream, module, device } = engine()?;
     // 1 or 2 tiles (versions 10 to 13 and 19, and 7) of 32 steps: the plans split K
@@ -129,7 +130,9 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
     let scales: Vec<u16> = weights.scales().iter().map(|s| s.to_bits()).collect();
     let x_bits: Vec<u16> = x.iter().map(|v| v.to_bits()).collect();
     let (dx, qweight) = (stream.clone_htod(&x_bits)?, stream.clone_htod(weights.qweight())?);
-    let (dscales, dbias) = (stream.clone_htod(&scales)?, stream.clone_htod(&bias)?);
+    let packed = weights.packed_constants::<bf16>().ok_or("no packed constants at G = 128")?;
+    let (dscales, dpacked, dbias) =
+        (stream.clone_htod(&scales)?, stream.clone_htod(&packed)?, stream.clone_htod(&bias)?);
     let (px, _x) = dx.device_ptr(&stream);
     let (pq, _q) = qweight.device_ptr(&stream);
     let buffers =
@@ -144,6 +147,7 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
         }
         ensure(plans[1].x_tensor_map.is_some(), || format!("no tensor map for version 13: {:?}", plans[1]))?;
         ensure(plans[3].qweight_tensor_map.is_some(), || format!("no tensor map for version 23: {:?}", plans[3]))?;
+        ensure(plans[3].packed_constants && !plans[1].packed_constants, || format!("{:?}", plans[3]))?;
     }
     for plan in plans {
         let split = plan.split_k.ok_or_else(|| format!("the plan does not split K: {plan:?}"))?;
@@ -155,7 +159,9 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
         let shared = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
         gemm.set_attribute(shared, plan.launch.config.shared_mem_bytes as i32)?;
         {
-            let ((ps, _s), (pb, _b)) = (dscales.device_ptr(&stream), dbias.device_ptr(&stream));
+            let ((ps, _s), (pc, _c)) = (dscales.device_ptr(&stream), dpacked.device_ptr(&stream));
+            let (pb, _b) = dbias.device_ptr(&stream);
+            let scales = if plan.packed_constants { pc } else { ps };
             let (pp, _p) = partials.device_ptr_mut(&stream);
             let (py, _y) = y.device_ptr_mut(&stream);
             let no_zeros = 0u64;
@@ -171,7 +177,7 @@ fn int4_linear_split_k_through_cudarc(_: &Kernels, rng: &mut Rng) -> TestResult 
                 Some(map) => builder.arg(map),
                 None => builder.arg(&pq),
             };
-            builder.arg(&ps).arg(&no_zeros).arg(&pp);
+            builder.arg(&scales).arg(&no_zeros).arg(&pp);
             builder.arg(&dims[0]).arg(&dims[1]).arg(&dims[2]).arg(&dims[3]);
             // SAFETY: SplitK's first argument list (x or its tensor map
             // first, qweight or its tensor map second); the plan checked the shapes, and partials holds

@@ -140,15 +140,18 @@ pub mod int4 {
 
     /// The group constants of a layer at `G = 128` converted once, at
     /// load time, for one half activation type `T` (f16 or bf16), as
-    /// versions 23 and 24 read them: one `u32` a row and group, the scale
-    /// as `T` in bits `0..16` and `-(MAGIC + z)` as `T` in bits `16..32`
-    /// ([`packed_constant`]), laid out `[group][row]` with the rows
-    /// padded to a multiple of [`PACKED_CONSTANT_ROWS`] (zeros past `n`),
-    /// so that a block's 256 rows of one group are 1 KB, contiguous and
-    /// 16-byte aligned: one bulk copy a step.
+    /// versions 19, 23 and 24 read them: one `u32` a row and group, the
+    /// scale as `T` in bits `0..16` and `-(MAGIC + z)` as `T` in bits
+    /// `16..32` ([`packed_constant`]), laid out `[group][row]` with the
+    /// rows padded to a multiple of [`PACKED_CONSTANT_ROWS`] (zeros past
+    /// `n`), so that a block's 256 rows of one group are 1 KB, contiguous
+    /// and 16-byte aligned: one bulk copy a step.
+    ///
+    /// [`packed_constant`]: packed_constants::packed_constant
+    /// [`PACKED_CONSTANT_ROWS`]: packed_constants::PACKED_CONSTANT_ROWS
     pub mod packed_constants {
         /// Rows of the layout are padded to a multiple of this: the tile's
-        /// weight rows in versions 23 and 24.
+        /// weight rows in versions 19, 23 and 24.
         pub const PACKED_CONSTANT_ROWS: usize = 256;
         /// The only group size laid out this way: a step of 128 columns is
         /// one group.
@@ -559,7 +562,10 @@ pub mod int4_linear {
     /// 18's tile (256 weight rows x 64 activation rows, `m64n64k16`), and 5
     /// stages (one more than version 12 in about as much shared memory: 201 KB).
     /// From run 54 the TMA unit copies each stage's activations: the first
-    /// argument is a tensor map of `x` (`m` rows of `k`), as version 13's.
+    /// argument is a tensor map of `x` (`m` rows of `k`), as version 13's;
+    /// from run 56 its codes too: the second is version 23's map of the
+    /// codes (the same view and [`v23::CODE_BOX`]: both tiles have
+    /// `BLOCK_N` = 256).
     pub mod v19 {
         wgmma_tile!(128, 64, 5);
         producer_consumer_loop!();

@@ -13,7 +13,7 @@
 //! (multicast). The activations then cross L2 once a cluster: a third less
 //! traffic a step. The producers still copy the codes with `cp.async` and
 //! store the constants, as in version 12 ([`super::v12`]'s pipeline, fed
-//! by [`TensorMapActivations`]); the TMA writes the 128-byte swizzle that
+//! by [`ClusterActivations`]); the TMA writes the 128-byte swizzle that
 //! version 10's layout already has, and zeros past `m` and `k`.
 //!
 //! **Barriers.** A stage's `full` barrier completes when the block's own
@@ -63,23 +63,19 @@
 
 use super::GroupParams;
 use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
-use super::v10::{WgmmaTile, wgmma_tile};
+use super::v10::wgmma_tile;
 use crate::float::Bf16;
 use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
-use quant_kernels_abi::int4_linear::v13::CLUSTER;
 
-/// The main loop of versions 13 and 19: version 12's
-/// (`v12::hopper::pipeline`) fed by [`hopper::TensorMapActivations`], the
+/// Version 13's main loop (launch shape above): version 12's
+/// (`v12::hopper::pipeline`) fed by [`hopper::ClusterActivations`], the
 /// activations by the TMA unit in clusters of `CLUSTER` blocks, two MMA
-/// tiles of 64 weight rows a warpgroup with `ACC` accumulators a thread and
-/// tile (64: version 13's 128 activation rows; 32: version 19's 64), and
-/// `ROWS` weight rows' constants a producer thread (see `pipeline`).
-pub(super) struct TensorMapActivationGemm<const ACC: usize, const CLUSTER: usize, const ROWS: usize>;
-
-/// Version 13's main loop (launch shape above).
-pub(super) type V13 = TensorMapActivationGemm<64, CLUSTER, 1>;
+/// tiles of 64 weight rows a warpgroup with 64 accumulators a thread and
+/// tile (128 activation rows), one weight row's constants a producer
+/// thread.
+pub(super) struct V13;
 
 wgmma_tile!(V13, v13, windows on short rows);
 
@@ -88,10 +84,7 @@ tensor_map_entry_points! {
     split_k: int4_linear_v13_split_k_f16, int4_linear_v13_split_k_bf16
 }
 
-impl<const ACC: usize, const CLUSTER: usize, const ROWS: usize> TiledGemm for TensorMapActivationGemm<ACC, CLUSTER, ROWS>
-where
-    Self: WgmmaTile,
-{
+impl TiledGemm for V13 {
     type Activations<T: WgmmaHalf> = TensorMapAddress;
     type Codes = *const u32;
 
@@ -107,8 +100,8 @@ where
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            let feed = hopper::TensorMapActivations::<ACC, CLUSTER>::new(x, qweight);
-            super::v12::hopper::pipeline::<T, _, Self, 2, ACC, ROWS>(feed, groups, dims, steps, out)
+            let feed = hopper::ClusterActivations::new(x, qweight);
+            super::v12::hopper::pipeline::<T, _, Self, 2, { hopper::ACC }, 1>(feed, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
         super::v10::sm90a_only((x, qweight, groups, dims, steps, out));
@@ -118,13 +111,16 @@ where
 #[cfg(target_feature = "sm_90a")]
 pub(super) mod hopper {
     use crate::cluster;
-    use crate::device::{lane_id, sync_threads};
+    use crate::device::lane_id;
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v12::hopper::{Feed, Ring};
     use crate::mbarrier;
     use crate::tma::{self, TensorMapAddress};
     use core::num::NonZeroU32;
-    use quant_kernels_abi::int4_linear::v13::{CONSUMER_THREADS, STEP_K, TMA_BOX_COLUMNS};
+    use quant_kernels_abi::int4_linear::v13::{CLUSTER, CONSUMER_THREADS, STEP_K, TMA_BOX_COLUMNS};
+
+    /// Accumulators a thread and MMA tile: 64, for 128 activation rows.
+    pub(super) const ACC: usize = 64;
 
     /// Warps of the two MMA warpgroups (each sends one release across).
     const CONSUMER_WARPS: u32 = CONSUMER_THREADS as u32 / 32;
@@ -181,22 +177,22 @@ pub(super) mod hopper {
         }
     }
 
-    /// The feed of versions 13 (`CLUSTER` = 2) and 19 (1): each block's
-    /// producer thread 0 copies the activations ([`ActivationBoxes`]), and
-    /// the producer threads copy the codes from `qweight`.
-    pub(super) struct TensorMapActivations<const ACC: usize, const CLUSTER: usize> {
+    /// Version 13's feed: each block's producer thread 0 copies its share
+    /// of the cluster's activations ([`ActivationBoxes`]), and the producer
+    /// threads copy the codes from `qweight`.
+    pub(super) struct ClusterActivations {
         activations: ActivationBoxes<ACC, CLUSTER>,
         qweight: *const u32,
     }
 
-    impl<const ACC: usize, const CLUSTER: usize> TensorMapActivations<ACC, CLUSTER> {
+    impl ClusterActivations {
         #[inline(always)]
         pub(super) fn new(map: TensorMapAddress, qweight: *const u32) -> Self {
             Self { activations: ActivationBoxes::new(map), qweight }
         }
     }
 
-    impl<T, const ACC: usize, const CLUSTER: usize> Feed<T> for TensorMapActivations<ACC, CLUSTER> {
+    impl<T> Feed<T> for ClusterActivations {
         const PEER_RELEASES: u32 = (CLUSTER - 1) as u32 * CONSUMER_WARPS;
         const LOADED_BYTES: u32 = ActivationBoxes::<ACC, CLUSTER>::BYTES;
         const CLUSTER: NonZeroU32 = NonZeroU32::new(CLUSTER as u32).unwrap();
@@ -209,14 +205,12 @@ pub(super) mod hopper {
         }
 
         fn meet(&self) {
-            if CLUSTER > 1 { cluster::sync() } else { sync_threads() }
+            cluster::sync()
         }
 
         /// The other block may still arrive on this one's `empty`.
         fn finish(&self) {
-            if CLUSTER > 1 {
-                cluster::sync();
-            }
+            cluster::sync()
         }
 
         #[inline(always)]
@@ -234,7 +228,7 @@ pub(super) mod hopper {
         /// the MMAs read, and the caller has waited for this warp's.
         #[inline(always)]
         unsafe fn release_peers<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32) {
-            if CLUSTER == 1 || lane_id() != 0 {
+            if lane_id() != 0 {
                 return;
             }
             for rank in 0..CLUSTER as u32 {

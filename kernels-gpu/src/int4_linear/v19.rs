@@ -40,28 +40,42 @@
 //! step and block off the L2, the same bytes for every block, and those,
 //! not the copies' instructions, are the likely rest (not measured apart).
 //!
+//! **Version 23's feed** (from run 56): the codes by the TMA unit too,
+//! one copy a step of version 23's map of the codes (the second argument;
+//! the tile has version 23's 256 weight rows a step), and at `G = 128`
+//! the layer's packed constants by one bulk copy a step
+//! ([`super::v23`]), all from producer thread 0; the other producer
+//! threads give their registers back and stop (at other group sizes they
+//! convert the constants, two rows each). Before, the producer threads
+//! copied the codes with `cp.async`, four 16-byte copies each a step, and
+//! converted every step's constants. **Measured** (H200, run 56 call C,
+//! bf16, cold, three rounds): 9-12% faster at M = 64 on the large shapes
+//! (28672 x 8192: 62.5 µs against 70.4; 8192 x 28672: 60.3 against
+//! 66.6), 5% at 4096 x 11008 and 11008 x 4096, 1.3% slower at 4096 x
+//! 4096 (11.33 against 11.19); at M = 128 (two tiles) 4-12% faster.
+//!
 //! Shared memory: version 12's ring of `STAGES` stages, each version 18's
 //! codes and activations (layout in `v18.rs`) followed by the step's group
-//! constants, then the barriers. Launch: grid `(ceil(n / BLOCK_N),
+//! constants, then the barriers. The arguments are the tensor maps of `x`
+//! and of the codes. Launch: grid `(ceil(n / BLOCK_N),
 //! min(ceil(m / BLOCK_M), MAX_GRID_Y), splits)`, exactly `BLOCK_THREADS`
 //! (512) threads, `SHARED_BYTES` of dynamic shared memory. In the `sm_80`
 //! PTX the entry points trap.
 
 use super::mma_tile::{linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
 use super::v10::wgmma_tile;
-use super::v13::TensorMapActivationGemm;
+use super::v23::TensorMapGemm;
 use crate::float::Bf16;
 use crate::tma::{TensorMap, tensor_map_address};
 
-/// Version 19's main loop: version 13's on the 64-row tile, with no
-/// cluster (the TMA unit copies each block's own activations), and half
-/// the producer threads filling the stages, two rows' constants each (run
-/// 55, calls B and E: 0.5-2.3% faster at M = 64).
-pub(super) type V19 = TensorMapActivationGemm<32, 1, 2>;
+/// Version 19's main loop: version 23's on the 64-row tile (run 56); where
+/// `G` is not 128, half the producer threads convert the constants, two
+/// rows each (run 55, calls B and E: 0.5-2.3% faster at M = 64).
+pub(super) type V19 = TensorMapGemm<32, 2>;
 
 wgmma_tile!(V19, v19);
 
 tensor_map_entry_points! {
-    V19, x: int4_linear_v19_f16, int4_linear_v19_bf16;
+    V19, both: int4_linear_v19_f16, int4_linear_v19_bf16;
     split_k: int4_linear_v19_split_k_f16, int4_linear_v19_split_k_bf16
 }

@@ -88,11 +88,12 @@ use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 
-/// The main loop of versions 23 and 24: version 12's
+/// The main loop of versions 19, 23 and 24: version 12's
 /// (`v12::hopper::pipeline`) fed by [`hopper::TensorMapCopies`], two MMA
 /// tiles of 64 weight rows a warpgroup with `ACC` accumulators a thread and
-/// tile (8: version 22's 16 activation rows; 16: version 24's 32), by
-/// `mma.sync`, and `ROWS` weight rows' constants a producer thread (see
+/// tile (8: version 22's 16 activation rows, by `mma.sync`; 16: version
+/// 24's 32, by `mma.sync`; 32: version 19's 64, by `wgmma`), and `ROWS`
+/// weight rows' constants a producer thread where `G` is not 128 (see
 /// `pipeline`).
 pub(super) struct TensorMapGemm<const ACC: usize, const ROWS: usize>;
 
@@ -146,8 +147,8 @@ mod hopper {
     use quant_kernels_abi::int4::packed_constants::{PACKED_CONSTANT_ROWS, padded_rows};
     use quant_kernels_abi::int4_linear::v23::{BLOCK_N, CODE_BYTES_PER_STAGE};
 
-    /// Version 23's feed (and version 24's, whose tile has the same 256
-    /// weight rows): producer thread 0 copies each step's codes and the
+    /// Version 23's feed (and that of versions 19 and 24, whose tiles have
+    /// the same 256 weight rows): producer thread 0 copies each step's codes and the
     /// activations of a tile of `2 * ACC` rows ([`ActivationBoxes`]) with
     /// the TMA unit.
     pub(super) struct TensorMapCopies<const ACC: usize> {
