@@ -50,7 +50,7 @@
 //! copied the codes with `cp.async`, four 16-byte copies each a step, and
 //! converted every step's constants. **Measured** (H200, run 56 call C,
 //! bf16, cold, three rounds): 9-12% faster at M = 64 on the large shapes
-//! (28672 x 8192: 62.5 µs against 70.4; 8192 x 28672: 60.3 against
+//! (28672 x 8192: 61.7 µs against 70.4; 8192 x 28672: 60.3 against
 //! 66.6), 5% at 4096 x 11008 and 11008 x 4096, 1.3% slower at 4096 x
 //! 4096 (11.33 against 11.19); at M = 128 (two tiles) 4-12% faster.
 //!
