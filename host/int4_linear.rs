@@ -949,8 +949,8 @@ pub struct Int4LinearPlan {
     pub packed_constants: bool,
 }
 
-/// The tensor map of the activations that the launches of versions 13 and
-/// 19 take as their first argument (a `CUtensorMap`, 128 bytes, passed by value):
+/// The tensor map of the activations that the launches of versions 13, 19,
+/// 23 and 24 take as their first argument (a `CUtensorMap`, 128 bytes, passed by value):
 /// `cuTensorMapEncodeTiled` of `x`'s address as a 2-D array of 2-byte
 /// elements (`CU_TENSOR_MAP_DATA_TYPE_UINT16`, or the f16/bf16 type), dims
 /// `[columns, rows]`, row stride `2 * columns` bytes, box `[box_columns,
@@ -1256,6 +1256,11 @@ mod cuda {
                 crate::launch::expect_len("bias", shape.n, bias.len())?;
             }
             let scales: Vec<u16> = weights.scales().iter().map(|s| s.to_bits()).collect();
+            // Built only where the versions that read them run.
+            let reads_packed = Int4LinearVersion::V23 { split_k: 1 }.runs_on(self.device().compute_capability);
+            let packed_constants = reads_packed
+                .then(|| weights.packed_constants::<half::f16>().zip(weights.packed_constants::<half::bf16>()))
+                .flatten();
             Ok(DeviceInt4Linear {
                 shape,
                 qweight: self.upload(weights.qweight())?,
@@ -1265,14 +1270,9 @@ mod cuda {
                     Int4Mode::Asymmetric => Some(self.upload(weights.zeros())?),
                 },
                 bias: bias.map(|b| self.upload(b)).transpose()?,
-                packed_constants: match (
-                    Int4LinearVersion::V23 { split_k: 1 }.runs_on(self.device().compute_capability),
-                    weights.packed_constants::<half::f16>(),
-                    weights.packed_constants::<half::bf16>(),
-                ) {
-                    (true, Some(f16), Some(bf16)) => Some([self.upload(&f16)?, self.upload(&bf16)?]),
-                    _ => None,
-                },
+                packed_constants: packed_constants
+                    .map(|(f16, bf16)| Ok::<_, Error>([self.upload(&f16)?, self.upload(&bf16)?]))
+                    .transpose()?,
             })
         }
 
