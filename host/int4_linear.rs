@@ -1188,15 +1188,17 @@ pub fn plan_version<T: Float>(
     };
     let x_tensor_map =
         x_box.map(|(box_columns, box_rows)| XTensorMap { rows: m, columns: shape.k, box_columns, box_rows });
-    let qweight_tensor_map = matches!(
+    // Versions 19, 23 and 24 (version 23's feed) read the codes through a
+    // map of them and, where a step is one group, the packed constants.
+    let tensor_map_copies = matches!(
         version,
         Int4LinearVersion::V19 { .. } | Int4LinearVersion::V23 { .. } | Int4LinearVersion::V24 { .. }
-    )
-    .then_some(QweightTensorMap {
+    );
+    let qweight_tensor_map = tensor_map_copies.then_some(QweightTensorMap {
         words_per_row: int4::padded_words_per_row(shape.k),
         bands: shape.n.div_ceil(int4::BAND_ROWS),
     });
-    let packed_constants = qweight_tensor_map.is_some() && shape.group_size == int4::packed_constants::GROUP_SIZE;
+    let packed_constants = tensor_map_copies && shape.group_size == int4::packed_constants::GROUP_SIZE;
     Ok(Some(Int4LinearPlan { launch, split_k, x_tensor_map, qweight_tensor_map, packed_constants }))
 }
 
