@@ -884,6 +884,16 @@ fn sixty_four_row_tile_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     one_tile_ragged(kernels, rng, |split_k| Int4LinearVersion::V19 { split_k }, [33, 64, 139])
 }
 
+/// Version 13's 128-row tile alone, in its clusters of two blocks, as
+/// [`thirty_two_row_tile_ragged`]: `M` inside one tile, at it and past two
+/// (65, 128, 259), `N` of one cluster (200 rows: its second block has none)
+/// and of two (1000). Version 13's racecheck, where [`gemm_tiles_ragged`]'s
+/// stops with the tool's internal error (added in run 56, first run on a
+/// GPU in the next session).
+fn hundred_twenty_eight_row_tile_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    one_tile_ragged(kernels, rng, |split_k| Int4LinearVersion::V13 { split_k }, [65, 128, 259])
+}
+
 /// One tiled version unsplit and split 2 and 3 ways (`version(split_k)`)
 /// on `M` of `rows`, `N` inside and past its 256 weight rows, `K` with a
 /// partial last step or of 8 whole ones (at `G = 128` with zero points one
@@ -1482,6 +1492,7 @@ fn main() {
         gpu_test("gpu::sixteen_row_tile_ragged", sixteen_row_tile_ragged),
         gpu_test("gpu::thirty_two_row_tile_ragged", thirty_two_row_tile_ragged),
         gpu_test("gpu::sixty_four_row_tile_ragged", sixty_four_row_tile_ragged),
+        gpu_test("gpu::hundred_twenty_eight_row_tile_ragged", hundred_twenty_eight_row_tile_ragged),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
         gpu_test("gpu::tiled_gemms_many_tile_groups", tiled_gemms_many_tile_groups),
         gpu_test("gpu::tiled_gemms_misaligned_outputs", tiled_gemms_misaligned_outputs),
