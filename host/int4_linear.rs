@@ -1205,6 +1205,7 @@ pub fn plan_version<T: Float>(
 #[cfg(feature = "cuda")]
 mod cuda {
     use super::{Int4LinearBuffers, Int4LinearVersion, plan_version};
+    use crate::float::PerFloat;
     use crate::int4_weights::{Int4Mode, Int4Shape, Int4Weights};
     use crate::kernels::{address, arg};
     use crate::tensor_map::TensorMap;
@@ -1396,7 +1397,8 @@ mod cuda {
             // upload made them where the device runs those versions.
             let scales = match (plan.packed_constants, &layer.packed_constants) {
                 (false, _) => address(&layer.scales),
-                (true, Some([f16, bf16])) => address(if T::NAME == "bf16" { bf16 } else { f16 }),
+                // (No f32 plan reads them: versions 19, 23 and 24 take half types only.)
+                (true, Some([f16, bf16])) => PerFloat { f32: 0, f16: address(f16), bf16: address(bf16) }.get::<T>(),
                 (true, None) => {
                     return Err(Error::VersionNotOnDevice {
                         kernel: "int4_linear",

@@ -6,6 +6,7 @@
 //! 4.125 bits a weight for symmetric G = 128, 7.76x smaller than f32.
 
 use crate::Error;
+use crate::float::PerFloat;
 use crate::launch::checked_product;
 use crate::parallel::{for_each_part, map_parts, threads_for};
 use half::f16;
@@ -213,11 +214,14 @@ impl Int4Weights {
             BF16_NEG_MAGIC_BITS, F16_NEG_MAGIC_BITS, GROUP_SIZE, packed_constant, padded_rows, words,
         };
         let Int4Shape { n, k, group_size, .. } = self.shape;
-        let (scale_bits, neg_magic): (fn(f16) -> u16, u16) = match T::NAME {
-            "f16" => (f16::to_bits, F16_NEG_MAGIC_BITS),
-            "bf16" => (|scale| half::bf16::from_f32(scale.to_f32()).to_bits(), BF16_NEG_MAGIC_BITS),
-            _ => return None,
+        // A scale's bits as T, and the bits of -MAGIC as T.
+        type Conversion = (fn(f16) -> u16, u16);
+        let per_type: PerFloat<Option<Conversion>> = PerFloat {
+            f32: None,
+            f16: Some((f16::to_bits, F16_NEG_MAGIC_BITS)),
+            bf16: Some((|scale| half::bf16::from_f32(scale.to_f32()).to_bits(), BF16_NEG_MAGIC_BITS)),
         };
+        let (scale_bits, neg_magic) = per_type.get::<T>()?;
         if group_size != GROUP_SIZE {
             return None;
         }

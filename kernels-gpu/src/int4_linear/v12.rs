@@ -149,13 +149,14 @@ pub(super) mod hopper {
         ConstantWindows, Lane, StepGroups, mma_step, stage_copies, store_constants, sync_mma,
     };
     use crate::mbarrier;
-    use crate::tma::{TensorMapAddress, prefetch_3d_l2, prefetch_bulk_l2};
+    use crate::tma::{self, TensorMapAddress, prefetch_3d_l2, prefetch_bulk_l2};
     use crate::wgmma::{self, WgmmaHalf, set_max_registers};
     use core::array::from_fn;
     use core::marker::PhantomData;
     use core::num::NonZeroU32;
     use core::ops::Range;
     // The same in every producer-consumer version (`producer_consumer_loop!`).
+    use quant_kernels_abi::int4::packed_constants::{PACKED_CONSTANT_ROWS, padded_rows};
     use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, row_start};
     use quant_kernels_abi::int4_linear::v12::{
         BLOCK_THREADS, CONSUMER_REGISTERS, CONSUMER_THREADS, GROUPS_PER_STEP, PRODUCER_REGISTERS, PRODUCER_THREADS,
@@ -300,10 +301,11 @@ pub(super) mod hopper {
 
         /// Whether, where a step is one group (G = 128), its constants come
         /// converted from the layer's packed array
-        /// (`quant_kernels_abi::int4::packed_constants`) by one bulk copy a
-        /// step ([`load_constants`](Self::load_constants)), 4 bytes a row in
-        /// the stage: then producer thread 0 alone fills the stages, and
-        /// the other producer threads only give their registers back.
+        /// (`quant_kernels_abi::int4::packed_constants`, passed in the
+        /// scales' place) by one bulk copy a step of [`PACKED_STEP_BYTES`],
+        /// 4 bytes a row in the stage: then producer thread 0 alone fills
+        /// the stages, beside this feed's [`load`](Self::load), and the other
+        /// producer threads only give their registers back.
         const PACKED_CONSTANTS: bool = false;
 
         /// The activations, if the producer threads copy them (`cp.async`);
@@ -337,17 +339,6 @@ pub(super) mod hopper {
         /// consumer that reads the stage, in any block, has released it.
         unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first: (usize, usize), thread: usize) {
             let _ = (ring, fill, i, first, thread);
-        }
-
-        /// Producer thread 0, after [`load`](Self::load): copies step `i`'s
-        /// packed constants of the tile's rows from `first_row` (of `n`)
-        /// into `fill`'s stage, [`PACKED_STEP_BYTES`] more on its `full`
-        /// barrier. Only where [`PACKED_CONSTANTS`](Self::PACKED_CONSTANTS).
-        ///
-        /// # Safety
-        /// As for `load`; step `i` is group `i` of the layer's rows.
-        unsafe fn load_constants<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_row: usize, n: usize) {
-            let _ = (ring, fill, i, first_row, n);
         }
 
         /// Producer thread `first.thread`, before the previous grid ends: its
@@ -393,8 +384,8 @@ pub(super) mod hopper {
         }
     }
 
-    /// Bytes of one step's packed constants of a block's 256 rows.
-    pub(in crate::int4_linear) const PACKED_STEP_BYTES: u32 = 4 * 256;
+    /// Bytes of one step's packed constants of a block's rows.
+    const PACKED_STEP_BYTES: u32 = 4 * PACKED_CONSTANT_ROWS as u32;
 
     /// The feed of versions 12, 19 and 22: the producer threads copy the
     /// activations from `x` and the codes from `qweight`.
@@ -452,8 +443,10 @@ pub(super) mod hopper {
         };
         let producers = PRODUCER_THREADS / ROWS;
         // Producer thread 0 alone fills the stages where a step is one
-        // group (see `Feed::PACKED_CONSTANTS`).
-        let packed = F::PACKED_CONSTANTS && StepGroups::new(&groups, dims.2).one_group();
+        // group for feeds of packed constants (see `Feed::PACKED_CONSTANTS`):
+        // `one_group` below, spelled out here (computing it once, before
+        // the barriers' set-up, moved the PTX of versions 13 to 24).
+        let packed = F::PACKED_CONSTANTS && ACC <= 32 && StepGroups::new(&groups, dims.2).one_group();
         let stages = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
         let ring =
             Ring::<S> { stages, barriers: stages + S::STAGES as u32 * Ring::<S>::STAGE_STRIDE, tile: PhantomData };
@@ -598,7 +591,18 @@ pub(super) mod hopper {
                     mbarrier::arrive_on_copies(ring.full(fill));
                     feed.load(ring, fill, i, (first_row, first_m), thread);
                     if packed {
-                        feed.load_constants(ring, fill, i, first_row, n);
+                        const {
+                            assert!(
+                                !F::PACKED_CONSTANTS
+                                    || (S::BLOCK_N == PACKED_CONSTANT_ROWS && S::PARAM_BYTES >= PACKED_STEP_BYTES as usize)
+                            )
+                        };
+                        // Group i's row first_row and the 255 after it are in
+                        // the padded array, 16-byte aligned (rows a multiple
+                        // of 256); the stage's constants are free (the wait
+                        // above); the full barrier expects their bytes below.
+                        let words = groups.scales.cast::<u32>().add(i * padded_rows(n) + first_row);
+                        tma::load_bulk(stage + S::STAGE_BYTES as u32, words, PACKED_STEP_BYTES, ring.full(fill));
                     } else {
                         for r in 0..ROWS {
                             store_constants::<T, S>(stage + param_slots[r], &raw[r], slots.clone());

@@ -127,9 +127,7 @@ where
         // SAFETY: forwarded from the caller.
         unsafe {
             let x = super::v13::hopper::ActivationBoxes::new(x);
-            // At G = 128 the host passes the layer's packed constants for T
-            // in the scales' place (read only where a step is one group).
-            let feed = hopper::TensorMapCopies::<ACC> { x, codes: qweight, constants: groups.scales.cast() };
+            let feed = hopper::TensorMapCopies::<ACC> { x, codes: qweight };
             super::v12::hopper::pipeline::<T, _, Self, 2, ACC, ROWS>(feed, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
@@ -140,11 +138,10 @@ where
 #[cfg(target_feature = "sm_90a")]
 mod hopper {
     use crate::int4_linear::v10::WgmmaTile;
-    use crate::int4_linear::v12::hopper::{Feed, FirstStep, PACKED_STEP_BYTES, Ring};
+    use crate::int4_linear::v12::hopper::{Feed, FirstStep, Ring};
     use crate::int4_linear::v13::hopper::ActivationBoxes;
     use crate::tma::{self, TensorMapAddress};
     use quant_kernels_abi::int4::BAND_ROWS;
-    use quant_kernels_abi::int4::packed_constants::{PACKED_CONSTANT_ROWS, padded_rows};
     use quant_kernels_abi::int4_linear::v23::{BLOCK_N, CODE_BYTES_PER_STAGE};
 
     /// Version 23's feed (and that of versions 19 and 24, whose tiles have
@@ -154,9 +151,6 @@ mod hopper {
     pub(super) struct TensorMapCopies<const ACC: usize> {
         pub(super) x: ActivationBoxes<ACC, 1>,
         pub(super) codes: TensorMapAddress,
-        /// The layer's packed constants for the activation type
-        /// (`quant_kernels_abi::int4::packed_constants`), at G = 128.
-        pub(super) constants: *const u32,
     }
 
     impl<T, const ACC: usize> Feed<T> for TensorMapCopies<ACC> {
@@ -169,19 +163,6 @@ mod hopper {
         }
         fn copied_codes(&self) -> Option<*const u32> {
             None
-        }
-
-        #[inline(always)]
-        unsafe fn load_constants<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first_row: usize, n: usize) {
-            const { assert!(S::BLOCK_N == PACKED_CONSTANT_ROWS && S::PARAM_BYTES >= PACKED_STEP_BYTES as usize) };
-            // SAFETY: group i's row first_row and the 255 after it are in
-            // the padded array, 16-byte aligned (rows a multiple of 256);
-            // the stage's constants are free (the caller's wait); the
-            // step's full barrier, which expects PACKED_STEP_BYTES more.
-            unsafe {
-                let source = self.constants.add(i * padded_rows(n) + first_row);
-                tma::load_bulk(ring.stage(fill) + S::STAGE_BYTES as u32, source, PACKED_STEP_BYTES, ring.full(fill));
-            }
         }
 
         #[inline(always)]
