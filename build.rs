@@ -27,11 +27,12 @@ fn main() {
         .min_blocks("int4_linear_v23_", 1)
         .max_threads("int4_linear_v24_", v24::BLOCK_THREADS)
         .min_blocks("int4_linear_v24_", 1)
-        // Version 13 runs in clusters along the grid's x and reads its
-        // first argument, a tensor map, where it lies, as versions 19, 23
-        // and 24 do their first two.
+        // Version 13 runs in clusters along the grid's x; versions 13, 19,
+        // 23 and 24 read their first two arguments, tensor maps, where
+        // they lie.
         .cluster_dims("int4_linear_v13_", [v13::CLUSTER as u32, 1, 1])
         .tensor_map_param("int4_linear_v13_", 0)
+        .tensor_map_param("int4_linear_v13_", 1)
         .tensor_map_param("int4_linear_v19_", 0)
         .tensor_map_param("int4_linear_v19_", 1)
         .tensor_map_param("int4_linear_v23_", 0)

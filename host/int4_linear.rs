@@ -936,7 +936,7 @@ pub struct Int4LinearPlan {
     /// Versions 13, 19, 23 and 24 take a tensor map of `x` as their first
     /// argument, in place of `x`'s address: this says what to encode.
     pub x_tensor_map: Option<XTensorMap>,
-    /// Versions 19, 23 and 24 take a tensor map of `qweight` as their
+    /// Versions 13, 19, 23 and 24 take a tensor map of `qweight` as their
     /// second argument, in place of `qweight`'s address: this says what to
     /// encode.
     pub qweight_tensor_map: Option<QweightTensorMap>,
@@ -1188,17 +1188,18 @@ pub fn plan_version<T: Float>(
     };
     let x_tensor_map =
         x_box.map(|(box_columns, box_rows)| XTensorMap { rows: m, columns: shape.k, box_columns, box_rows });
-    // Versions 19, 23 and 24 (version 23's feed) read the codes through a
-    // map of them and, where a step is one group, the packed constants.
-    let tensor_map_copies = matches!(
-        version,
-        Int4LinearVersion::V19 { .. } | Int4LinearVersion::V23 { .. } | Int4LinearVersion::V24 { .. }
-    );
-    let qweight_tensor_map = tensor_map_copies.then_some(QweightTensorMap {
-        words_per_row: int4::padded_words_per_row(shape.k),
-        bands: shape.n.div_ceil(int4::BAND_ROWS),
-    });
-    let packed_constants = tensor_map_copies && shape.group_size == int4::packed_constants::GROUP_SIZE;
+    // Versions 13, 19, 23 and 24 (version 23's feed) read the codes
+    // through a map of them; all but version 13 (128 accumulators a
+    // thread, no room for the packed form's loop) read, where a step is
+    // one group, the packed constants.
+    use Int4LinearVersion::{V13, V19, V23, V24};
+    let qweight_tensor_map =
+        matches!(version, V13 { .. } | V19 { .. } | V23 { .. } | V24 { .. }).then_some(QweightTensorMap {
+            words_per_row: int4::padded_words_per_row(shape.k),
+            bands: shape.n.div_ceil(int4::BAND_ROWS),
+        });
+    let packed_constants = matches!(version, V19 { .. } | V23 { .. } | V24 { .. })
+        && shape.group_size == int4::packed_constants::GROUP_SIZE;
     Ok(Some(Int4LinearPlan { launch, split_k, x_tensor_map, qweight_tensor_map, packed_constants }))
 }
 

@@ -451,7 +451,9 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         int4_linear::plan_version::<f16>(&shape, &buffers(limit + 1, &shape, false), V13 { split_k: 1 }),
         Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
     )?;
-    ensure(plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
+    // ... and qweight through version 23's map of it.
+    let codes = QweightTensorMap { words_per_row: 48, bands: 38 };
+    ensure(plan.qweight_tensor_map == Some(codes), || format!("{plan:?}"))?;
     // Versions 19, 23 and 24 read qweight through a tensor map of it (384
     // columns are 48 words a row, 3 steps; 600 rows 38 bands), and x
     // through one with a box of their tile's rows.

@@ -11,15 +11,24 @@
 //! + 64` of both halves of the stage with the TMA unit
 //! ([`crate::tma`]), which writes them into the stage of both blocks
 //! (multicast). The activations then cross L2 once a cluster: a third less
-//! traffic a step. The producers still copy the codes with `cp.async` and
-//! store the constants, as in version 12 ([`super::v12`]'s pipeline, fed
-//! by [`ClusterActivations`]); the TMA writes the 128-byte swizzle that
-//! version 10's layout already has, and zeros past `m` and `k`.
+//! traffic a step. The TMA writes the 128-byte swizzle that version 10's
+//! layout already has, and zeros past `m` and `k`. The producers store the
+//! constants, as in version 12 ([`super::v12`]'s pipeline). From run 57
+//! the codes come as version 23's do (`v23::TensorMapGemm`, on a cluster
+//! of `CLUSTER`): producer thread 0 copies a step's 16 KB with one TMA
+//! copy of version 23's map of them; before, every producer thread issued
+//! four `cp.async` of 16 bytes a step. Measured (H200, run 57 call A,
+//! bf16, cold, three rounds): 3.0-3.1% faster at 128 x 28672 x 8192 and
+//! 128 x 8192 x 28672, 4.8% at 128 x 11008 x 4096, 7.1% at 128 x 4096 x
+//! 4096, 1.8% at 128 x 4096 x 11008; 2.2-4.6% at M = 256 but 8192 x
+//! 28672 (3.5% faster to 1.8% slower between rounds). Version 13
+//! does not take the packed constants (its 128 accumulators a thread
+//! leave no room for that loop: see `v12::hopper::pipeline`).
 //!
 //! **Barriers.** A stage's `full` barrier completes when the block's own
 //! producer arrivals are in (version 12's) and the 32 KB of activations
-//! have landed: producer thread 0 makes its second arrival with
-//! `expect_tx` of those bytes, which both blocks' copies count down as
+//! and 16 KB of codes have landed: producer thread 0 makes its second
+//! arrival with `expect_tx` of those bytes, which the copies count down as
 //! they land, in either order. A block's copy writes into both blocks'
 //! stages, so `empty[s]` completes only when both blocks are done with
 //! stage `s`: every consumer thread of the block arrives (version 12's
@@ -61,69 +70,32 @@
 //! activations), exactly `BLOCK_THREADS` (512) threads, `SHARED_BYTES` of
 //! dynamic shared memory. In the `sm_80` PTX the entry points trap.
 
-use super::GroupParams;
-use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
+use super::mma_tile::{linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
 use super::v10::wgmma_tile;
+use super::v23::TensorMapGemm;
 use crate::float::Bf16;
-use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
-use crate::wgmma::WgmmaHalf;
-use core::ops::Range;
+use crate::tma::{TensorMap, tensor_map_address};
+use quant_kernels_abi::int4_linear::v13::CLUSTER;
 
-/// Version 13's main loop (launch shape above): version 12's
-/// (`v12::hopper::pipeline`) fed by [`hopper::ClusterActivations`], the
-/// activations by the TMA unit in clusters of `CLUSTER` blocks, two MMA
-/// tiles of 64 weight rows a warpgroup with 64 accumulators a thread and
-/// tile (128 activation rows), one weight row's constants a producer
-/// thread.
-pub(super) struct V13;
+/// Version 13's main loop (launch shape above): version 23's
+/// (`v23::TensorMapGemm`) on 128 activation rows in clusters of `CLUSTER`
+/// blocks, one weight row's constants a producer thread.
+pub(super) type V13 = TensorMapGemm<64, 1, CLUSTER>;
 
 wgmma_tile!(V13, v13, windows on short rows);
 
 tensor_map_entry_points! {
-    V13, x: int4_linear_v13_f16, int4_linear_v13_bf16;
+    V13, both: int4_linear_v13_f16, int4_linear_v13_bf16;
     split_k: int4_linear_v13_split_k_f16, int4_linear_v13_split_k_bf16
-}
-
-impl TiledGemm for V13 {
-    type Activations<T: WgmmaHalf> = TensorMapAddress;
-    type Codes = *const u32;
-
-    #[inline(always)]
-    unsafe fn sum_tiles<T: WgmmaHalf>(
-        x: TensorMapAddress,
-        qweight: *const u32,
-        groups: GroupParams,
-        dims: (usize, usize, usize),
-        steps: Range<usize>,
-        out: impl TileOutput<T>,
-    ) {
-        #[cfg(target_feature = "sm_90a")]
-        // SAFETY: forwarded from the caller.
-        unsafe {
-            let feed = hopper::ClusterActivations::new(x, qweight);
-            super::v12::hopper::pipeline::<T, _, Self, 2, { hopper::ACC }, 1>(feed, groups, dims, steps, out)
-        };
-        #[cfg(not(target_feature = "sm_90a"))]
-        super::v10::sm90a_only((x, qweight, groups, dims, steps, out));
-    }
 }
 
 #[cfg(target_feature = "sm_90a")]
 pub(super) mod hopper {
     use crate::cluster;
-    use crate::device::lane_id;
     use crate::int4_linear::v10::WgmmaTile;
-    use crate::int4_linear::v12::hopper::{Feed, Ring};
-    use crate::mbarrier;
+    use crate::int4_linear::v12::hopper::Ring;
     use crate::tma::{self, TensorMapAddress};
-    use core::num::NonZeroU32;
-    use quant_kernels_abi::int4_linear::v13::{CLUSTER, CONSUMER_THREADS, STEP_K, TMA_BOX_COLUMNS};
-
-    /// Accumulators a thread and MMA tile: 64, for 128 activation rows.
-    pub(super) const ACC: usize = 64;
-
-    /// Warps of the two MMA warpgroups (each sends one release across).
-    const CONSUMER_WARPS: u32 = CONSUMER_THREADS as u32 / 32;
+    use quant_kernels_abi::int4_linear::v13::{STEP_K, TMA_BOX_COLUMNS};
 
     /// The activations of a tile of `2 * ACC` rows, copied by the TMA unit
     /// from the tensor map of `x`: each block of a cluster of `CLUSTER`
@@ -142,6 +114,12 @@ pub(super) mod hopper {
         #[inline(always)]
         pub(in crate::int4_linear) fn new(map: TensorMapAddress) -> Self {
             Self { map, rank: if CLUSTER > 1 { cluster::rank() } else { 0 } }
+        }
+
+        /// This block's rank in its cluster.
+        #[inline(always)]
+        pub(in crate::int4_linear) fn rank(&self) -> u32 {
+            self.rank
         }
 
         /// Copies step `i`'s activations of the tile from row `first_m` into
@@ -173,70 +151,6 @@ pub(super) mod hopper {
                         tma::load_2d(destination, self.map, coordinates, ring.full(fill))
                     }
                 };
-            }
-        }
-    }
-
-    /// Version 13's feed: each block's producer thread 0 copies its share
-    /// of the cluster's activations ([`ActivationBoxes`]), and the producer
-    /// threads copy the codes from `qweight`.
-    pub(super) struct ClusterActivations {
-        activations: ActivationBoxes<ACC, CLUSTER>,
-        qweight: *const u32,
-    }
-
-    impl ClusterActivations {
-        #[inline(always)]
-        pub(super) fn new(map: TensorMapAddress, qweight: *const u32) -> Self {
-            Self { activations: ActivationBoxes::new(map), qweight }
-        }
-    }
-
-    impl<T> Feed<T> for ClusterActivations {
-        const PEER_RELEASES: u32 = (CLUSTER - 1) as u32 * CONSUMER_WARPS;
-        const LOADED_BYTES: u32 = ActivationBoxes::<ACC, CLUSTER>::BYTES;
-        const CLUSTER: NonZeroU32 = NonZeroU32::new(CLUSTER as u32).unwrap();
-
-        fn copied_x(&self) -> Option<*const T> {
-            None
-        }
-        fn copied_codes(&self) -> Option<*const u32> {
-            Some(self.qweight)
-        }
-
-        fn meet(&self) {
-            cluster::sync()
-        }
-
-        /// The other block may still arrive on this one's `empty`.
-        fn finish(&self) {
-            cluster::sync()
-        }
-
-        #[inline(always)]
-        unsafe fn load<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32, i: usize, first: (usize, usize), thread: usize) {
-            if thread == 0 {
-                // SAFETY: the stage is free in every block (the caller's
-                // wait on `empty`, which the other blocks' consumers arrive
-                // on too); the host's map of x with this tile's box.
-                unsafe { self.activations.copy(ring, fill, i, first.1) };
-            }
-        }
-
-        /// Lane 0 of each consumer warp tells the other blocks. Their
-        /// copies into this stage overwrite only its activations, which only
-        /// the MMAs read, and the caller has waited for this warp's.
-        #[inline(always)]
-        unsafe fn release_peers<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32) {
-            if lane_id() != 0 {
-                return;
-            }
-            for rank in 0..CLUSTER as u32 {
-                if rank != self.activations.rank {
-                    // SAFETY: the same barrier in each block of the cluster,
-                    // which meets before any block exits.
-                    unsafe { mbarrier::arrive_remote(cluster::peer_address(ring.empty(fill), rank)) };
-                }
             }
         }
     }

@@ -71,7 +71,7 @@ use crate::tma::{TensorMap, tensor_map_address};
 /// Version 19's main loop: version 23's on the 64-row tile (run 56); where
 /// `G` is not 128, half the producer threads convert the constants, two
 /// rows each (run 55, calls B and E: 0.5-2.3% faster at M = 64).
-pub(super) type V19 = TensorMapGemm<32, 2>;
+pub(super) type V19 = TensorMapGemm<32, 2, 1>;
 
 wgmma_tile!(V19, v19);
 

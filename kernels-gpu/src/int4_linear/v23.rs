@@ -95,10 +95,10 @@ use core::ops::Range;
 /// 24's 32, by `mma.sync`; 32: version 19's 64, by `wgmma`), and `ROWS`
 /// weight rows' constants a producer thread where `G` is not 128 (see
 /// `pipeline`).
-pub(super) struct TensorMapGemm<const ACC: usize, const ROWS: usize>;
+pub(super) struct TensorMapGemm<const ACC: usize, const ROWS: usize, const CLUSTER: usize>;
 
 /// Version 23's main loop (launch shape above).
-pub(super) type V23 = TensorMapGemm<8, 1>;
+pub(super) type V23 = TensorMapGemm<8, 1, 1>;
 
 wgmma_tile!(V23, v23, windows on short rows);
 
@@ -107,7 +107,7 @@ tensor_map_entry_points! {
     split_k: int4_linear_v23_split_k_f16, int4_linear_v23_split_k_bf16
 }
 
-impl<const ACC: usize, const ROWS: usize> TiledGemm for TensorMapGemm<ACC, ROWS>
+impl<const ACC: usize, const ROWS: usize, const CLUSTER: usize> TiledGemm for TensorMapGemm<ACC, ROWS, CLUSTER>
 where
     Self: WgmmaTile,
 {
@@ -127,7 +127,7 @@ where
         // SAFETY: forwarded from the caller.
         unsafe {
             let x = super::v13::hopper::ActivationBoxes::new(x);
-            let feed = hopper::TensorMapCopies::<ACC> { x, codes: qweight };
+            let feed = hopper::TensorMapCopies::<ACC, CLUSTER> { x, codes: qweight };
             super::v12::hopper::pipeline::<T, _, Self, 2, ACC, ROWS>(feed, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
@@ -137,10 +137,15 @@ where
 
 #[cfg(target_feature = "sm_90a")]
 mod hopper {
+    use crate::cluster;
+    use crate::device::{lane_id, sync_threads};
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v12::hopper::{Feed, FirstStep, Ring};
     use crate::int4_linear::v13::hopper::ActivationBoxes;
+    use crate::mbarrier;
     use crate::tma::{self, TensorMapAddress};
+    use core::num::NonZeroU32;
+    use quant_kernels_abi::int4_linear::v12::CONSUMER_THREADS;
     use quant_kernels_abi::int4::BAND_ROWS;
     use quant_kernels_abi::int4_linear::v23::{BLOCK_N, CODE_BYTES_PER_STAGE};
 
@@ -148,15 +153,47 @@ mod hopper {
     /// the same 256 weight rows): producer thread 0 copies each step's codes and the
     /// activations of a tile of `2 * ACC` rows ([`ActivationBoxes`]) with
     /// the TMA unit.
-    pub(super) struct TensorMapCopies<const ACC: usize> {
-        pub(super) x: ActivationBoxes<ACC, 1>,
+    pub(super) struct TensorMapCopies<const ACC: usize, const CLUSTER: usize> {
+        pub(super) x: ActivationBoxes<ACC, CLUSTER>,
         pub(super) codes: TensorMapAddress,
     }
 
-    impl<T, const ACC: usize> Feed<T> for TensorMapCopies<ACC> {
+    impl<T, const ACC: usize, const CLUSTER: usize> Feed<T> for TensorMapCopies<ACC, CLUSTER> {
         /// The codes' box and the activations' two.
-        const LOADED_BYTES: u32 = CODE_BYTES_PER_STAGE as u32 + ActivationBoxes::<ACC, 1>::BYTES;
+        const LOADED_BYTES: u32 = CODE_BYTES_PER_STAGE as u32 + ActivationBoxes::<ACC, CLUSTER>::BYTES;
         const PACKED_CONSTANTS: bool = true;
+        /// Each consumer warp of the other blocks of the cluster.
+        const PEER_RELEASES: u32 = (CLUSTER - 1) as u32 * CONSUMER_THREADS as u32 / 32;
+        const CLUSTER: NonZeroU32 = NonZeroU32::new(CLUSTER as u32).unwrap();
+
+        fn meet(&self) {
+            if CLUSTER > 1 { cluster::sync() } else { sync_threads() }
+        }
+
+        /// The other blocks may still arrive on this one's `empty`.
+        fn finish(&self) {
+            if CLUSTER > 1 {
+                cluster::sync();
+            }
+        }
+
+        /// Lane 0 of each consumer warp tells the other blocks (version
+        /// 13's cluster). Their copies into this stage overwrite only its
+        /// activations, which only the MMAs read, and the caller has waited
+        /// for this warp's.
+        #[inline(always)]
+        unsafe fn release_peers<S: WgmmaTile>(&self, ring: &Ring<S>, fill: u32) {
+            if CLUSTER == 1 || lane_id() != 0 {
+                return;
+            }
+            for rank in 0..CLUSTER as u32 {
+                if rank != self.x.rank() {
+                    // SAFETY: the same barrier in each block of the cluster,
+                    // which meets before any block exits.
+                    unsafe { mbarrier::arrive_remote(cluster::peer_address(ring.empty(fill), rank)) };
+                }
+            }
+        }
 
         fn copied_x(&self) -> Option<*const T> {
             None

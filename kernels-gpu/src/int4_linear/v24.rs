@@ -50,7 +50,7 @@ use crate::tma::{TensorMap, tensor_map_address};
 /// 55, calls B and E: 0.5-3.7% faster at M = 32), where `G` is not 128;
 /// at `G = 128` version 23's packed constants, one bulk copy a step by
 /// producer thread 0 (`v23.rs`).
-pub(super) type V24 = TensorMapGemm<16, 2>;
+pub(super) type V24 = TensorMapGemm<16, 2, 1>;
 
 wgmma_tile!(V24, v24, windows);
 
