@@ -1224,7 +1224,7 @@ mod cuda {
         /// The constants converted for versions 19, 23 and 24, f16 then bf16
         /// ([`Int4Weights::packed_constants`]), where `G` is 128 and the
         /// device runs them.
-        packed_constants: Option<[DeviceBuffer<u32>; 2]>,
+        packed_constants: Option<[DeviceBuffer<u16>; 2]>,
     }
 
     impl DeviceInt4Linear {
@@ -1248,8 +1248,9 @@ mod cuda {
         /// device. Where `G` is 128 and the device runs versions 19, 23 and
         /// 24 (compute capability 9.0), also their converted constants for
         /// f16 and for bf16 activations ([`Int4Weights::packed_constants`]):
-        /// 1/8 of the codes' bytes more on the device, read at 9 to 128
-        /// activation rows in place of the producers' conversion a step.
+        /// 1/16 of the codes' bytes more on the device (1/8 with zero
+        /// points), read at 9 to 128 activation rows in place of the
+        /// producers' conversion a step.
         pub fn upload_int4_linear(
             &self,
             weights: &Int4Weights,

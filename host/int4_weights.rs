@@ -204,16 +204,16 @@ impl Int4Weights {
 
     /// The group constants converted once for versions 19, 23 and 24 with
     /// activations of type `T` (f16 or bf16), in the layout of
-    /// [`quant_kernels_abi::int4::packed_constants`]: a word a row and
-    /// group, the scale rounded to `T` (exact in f16) and `-(MAGIC + z)`,
-    /// rows padded with zeros to a multiple of 256. `None` unless `G` is
-    /// 128 and `T` a half type. 4 bytes a row and group: 1/16 of the
-    /// codes' bytes.
-    pub fn packed_constants<T: crate::Float>(&self) -> Option<Vec<u32>> {
+    /// [`quant_kernels_abi::int4::packed_constants`]: a row and group's
+    /// scale rounded to `T` (exact in f16), then, for asymmetric weights,
+    /// `-(MAGIC + z)`; rows padded with zeros to a multiple of 256. `None`
+    /// unless `G` is 128 and `T` a half type. 2 bytes a row and group
+    /// (1/32 of the codes' bytes) for symmetric weights, 4 for asymmetric.
+    pub fn packed_constants<T: crate::Float>(&self) -> Option<Vec<u16>> {
         use quant_kernels_abi::int4::packed_constants::{
-            BF16_NEG_MAGIC_BITS, F16_NEG_MAGIC_BITS, GROUP_SIZE, packed_constant, padded_rows, words,
+            BF16_NEG_MAGIC_BITS, F16_NEG_MAGIC_BITS, GROUP_SIZE, halves, index, neg_offset_bits,
         };
-        let Int4Shape { n, k, group_size, .. } = self.shape;
+        let Int4Shape { n, k, group_size, mode } = self.shape;
         // A scale's bits as T, and the bits of -MAGIC as T.
         type Conversion = (fn(f16) -> u16, u16);
         let per_type: PerFloat<Option<Conversion>> = PerFloat {
@@ -225,12 +225,15 @@ impl Int4Weights {
         if group_size != GROUP_SIZE {
             return None;
         }
-        let rows = padded_rows(n);
-        let mut packed = vec![0u32; words(n, k)];
+        let symmetric = mode == Int4Mode::Symmetric;
+        let mut packed = vec![0u16; halves(n, k, symmetric)];
         for group in 0..k / GROUP_SIZE {
             for row in 0..n {
-                let (scale, zero) = (self.scale(row, group), self.zero_point(row, group));
-                packed[group * rows + row] = packed_constant(scale_bits(scale), zero, neg_magic);
+                let first = index(n, row, group, symmetric);
+                packed[first] = scale_bits(self.scale(row, group));
+                if !symmetric {
+                    packed[first + 1] = neg_offset_bits(self.zero_point(row, group), neg_magic);
+                }
             }
         }
         Some(packed)

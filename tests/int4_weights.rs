@@ -263,10 +263,10 @@ fn rejects_bad_input(_: &mut Rng) -> TestResult {
 
 /// The constants converted for versions 19, 23 and 24 (`Int4Weights::packed_constants`),
 /// read back by the layout `quant_kernels_abi::int4::packed_constants`
-/// documents: `[group][row]` words, rows padded with zeros to a multiple
-/// of 256; in each word the scale as `T` (bits 0..16) and `-(MAGIC + z)`
-/// as `T` (bits 16..32), `MAGIC` 1024 in f16 and 128 in bf16. Only at G =
-/// 128, only for half types.
+/// documents: `u16` halves, `[group][row]` with rows padded with zeros to
+/// a multiple of 256, a row's scale as `T` and, with zero points only,
+/// `-(MAGIC + z)` as `T` after it (`MAGIC` 1024 in f16 and 128 in bf16).
+/// Only at G = 128, only for half types.
 fn packed_constants_follow_the_documented_layout(rng: &mut Rng) -> TestResult {
     use quant_kernels::half::bf16;
     for mode in MODES {
@@ -279,33 +279,39 @@ fn packed_constants_follow_the_documented_layout(rng: &mut Rng) -> TestResult {
             (0..shape.scales_len()).map(|_| f16::from_bits(0x0400 + (rng.next_u64() % 0x7000) as u16)).collect();
         let zeros: Vec<u8> = (0..shape.zeros_len()).map(|_| rng.next_u64() as u8).collect();
         let w = Int4Weights::from_parts(shape, qweight, scales, zeros)?;
-        let rows = n.div_ceil(256) * 256;
+        let (rows, halves) = (n.div_ceil(256) * 256, if mode == Int4Mode::Symmetric { 1 } else { 2 });
         for half in ["f16", "bf16"] {
             let (packed, magic) = match half {
                 "f16" => (w.packed_constants::<f16>(), 1024.0),
                 _ => (w.packed_constants::<bf16>(), 128.0),
             };
             let packed = packed.ok_or("no packed constants at G = 128")?;
-            let value = |bits: u32| match half {
-                "f16" => f16::from_bits(bits as u16).to_f32(),
-                _ => bf16::from_bits(bits as u16).to_f32(),
+            let value = |bits: u16| match half {
+                "f16" => f16::from_bits(bits).to_f32(),
+                _ => bf16::from_bits(bits).to_f32(),
             };
-            ensure(packed.len() == shape.k / 128 * rows, || format!("{half}: {} words", packed.len()))?;
+            ensure(packed.len() == shape.k / 128 * rows * halves, || format!("{half}: {} halves", packed.len()))?;
             for group in 0..shape.k / 128 {
                 for row in 0..rows {
-                    let word = packed[group * rows + row];
+                    let first = (group * rows + row) * halves;
+                    let constants = &packed[first..first + halves];
                     if row >= n {
-                        ensure(word == 0, || format!("{half}: padding row {row} holds {word:#x}"))?;
+                        ensure(constants.iter().all(|&h| h == 0), || {
+                            format!("{half}: padding row {row}: {constants:x?}")
+                        })?;
                         continue;
                     }
                     let scale = w.scale(row, group).to_f32();
                     let rounded = if half == "f16" { scale } else { bf16::from_f32(scale).to_f32() };
                     let offset = -(magic + w.zero_point(row, group) as f32);
-                    ensure(value(word & 0xFFFF) == rounded && value(word >> 16) == offset, || {
-                        format!(
-                            "{half} {mode:?} row {row} group {group}: {word:#010x} for scale {scale}, offset {offset}"
-                        )
-                    })?;
+                    ensure(
+                        value(constants[0]) == rounded && constants[1..].iter().all(|&h| value(h) == offset),
+                        || {
+                            format!(
+                                "{half} {mode:?} row {row} group {group}: {constants:x?} for scale {scale}, offset {offset}"
+                            )
+                        },
+                    )?;
                 }
             }
         }

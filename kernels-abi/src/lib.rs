@@ -140,14 +140,16 @@ pub mod int4 {
 
     /// The group constants of a layer at `G = 128` converted once, at
     /// load time, for one half activation type `T` (f16 or bf16), as
-    /// versions 19, 23 and 24 read them: one `u32` a row and group, the
-    /// scale as `T` in bits `0..16` and `-(MAGIC + z)` as `T` in bits
-    /// `16..32` ([`packed_constant`]), laid out `[group][row]` with the
-    /// rows padded to a multiple of [`PACKED_CONSTANT_ROWS`] (zeros past
-    /// `n`), so that a block's 256 rows of one group are 1 KB, contiguous
-    /// and 16-byte aligned: one bulk copy a step.
+    /// versions 19, 23 and 24 read them: `u16` halves laid out
+    /// `[group][row][halves_per_row]` with the rows padded to a multiple
+    /// of [`PACKED_CONSTANT_ROWS`] (zeros past `n`). A row's halves are
+    /// the scale as `T`, then, for asymmetric weights only, `-(MAGIC + z)`
+    /// as `T` ([`neg_offset_bits`]); symmetric weights (`z = 8`) store the
+    /// scale alone. A block's 256 rows of one group are then 512 bytes
+    /// (symmetric) or 1 KB, contiguous and 16-byte aligned: one bulk copy
+    /// a step.
     ///
-    /// [`packed_constant`]: packed_constants::packed_constant
+    /// [`neg_offset_bits`]: packed_constants::neg_offset_bits
     /// [`PACKED_CONSTANT_ROWS`]: packed_constants::PACKED_CONSTANT_ROWS
     pub mod packed_constants {
         /// Rows of the layout are padded to a multiple of this: the tile's
@@ -163,23 +165,37 @@ pub mod int4 {
         /// As [`F16_NEG_MAGIC_BITS`], for bf16.
         pub const BF16_NEG_MAGIC_BITS: u16 = 0xC300;
 
+        /// Halves a row and group: the scale alone for symmetric weights,
+        /// the scale and `-(MAGIC + z)` for asymmetric ones.
+        #[inline(always)]
+        pub const fn halves_per_row(symmetric: bool) -> usize {
+            if symmetric { 1 } else { 2 }
+        }
+
         /// Rows of the layout for `n` weight rows.
         #[inline(always)]
         pub const fn padded_rows(n: usize) -> usize {
             n.div_ceil(PACKED_CONSTANT_ROWS) * PACKED_CONSTANT_ROWS
         }
 
-        /// Words of the layout for `n` rows of `k` columns.
+        /// Halves of the layout for `n` rows of `k` columns.
         #[inline(always)]
-        pub const fn words(n: usize, k: usize) -> usize {
-            k / GROUP_SIZE * padded_rows(n)
+        pub const fn halves(n: usize, k: usize, symmetric: bool) -> usize {
+            k / GROUP_SIZE * padded_rows(n) * halves_per_row(symmetric)
         }
 
-        /// The word of a row and group whose scale is `scale_bits` (as `T`)
-        /// and zero point `zero`, for a type of `neg_magic_bits`.
+        /// The index of the first half of row `row`, group `group`, of a
+        /// layer of `n` rows.
         #[inline(always)]
-        pub const fn packed_constant(scale_bits: u16, zero: u32, neg_magic_bits: u16) -> u32 {
-            scale_bits as u32 | ((neg_magic_bits as u32 | zero) << 16)
+        pub const fn index(n: usize, row: usize, group: usize, symmetric: bool) -> usize {
+            (group * padded_rows(n) + row) * halves_per_row(symmetric)
+        }
+
+        /// The bits of `-(MAGIC + z)` for zero point `zero`, for a type of
+        /// `neg_magic_bits`.
+        #[inline(always)]
+        pub const fn neg_offset_bits(zero: u32, neg_magic_bits: u16) -> u16 {
+            neg_magic_bits | zero as u16
         }
     }
 }

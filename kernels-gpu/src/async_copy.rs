@@ -114,6 +114,18 @@ pub unsafe fn load_shared_high_splat(address: u32) -> [u32; 2] {
     [word, high]
 }
 
+/// Loads 2 bytes from shared address `address`.
+///
+/// # Safety
+/// `address` is 2-byte aligned inside the block's shared memory.
+#[inline(always)]
+pub unsafe fn load_shared2(address: u32) -> u16 {
+    let value: u16;
+    // SAFETY: the caller guarantees the address.
+    unsafe { asm!("ld.shared.u16 {v}, [{p}];", p = in(reg32) address, v = out(reg16) value) };
+    value
+}
+
 /// Stores 2 bytes to shared address `address`.
 ///
 /// # Safety

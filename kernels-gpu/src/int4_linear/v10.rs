@@ -198,7 +198,8 @@ pub(super) fn sm90a_only<A>(_: A) {
 pub(super) mod hopper {
     use super::{GroupParams, WgmmaTile};
     use crate::async_copy::{
-        self, dynamic_shared_address, load_shared_high_splat, load_shared8, load_shared16, store_shared2, store_shared8,
+        self, dynamic_shared_address, load_shared_high_splat, load_shared2, load_shared8, load_shared16, store_shared2,
+        store_shared8,
     };
     use crate::device::{block_idx_x, in_place, lane_id, store_words, sync_named, sync_threads, thread_idx_x};
     use crate::int4_linear::mma_tile::{
@@ -209,6 +210,7 @@ pub(super) mod hopper {
     use core::array::from_fn;
     use core::mem::transmute_copy;
     use core::ops::Range;
+    use quant_kernels_abi::int4::SYMMETRIC_ZERO_POINT;
     use quant_kernels_abi::int4_linear::v10::{BLOCK_THREADS, GROUPS_PER_STEP, RING_ALIGN, STEP_K};
 
     const THREADS: usize = BLOCK_THREADS as usize;
@@ -298,7 +300,15 @@ pub(super) mod hopper {
                 }
                 let accumulate = i > first_step;
                 // SAFETY: the whole block, after the barrier that made the stage visible.
-                unsafe { mma_step::<T, S, TILES, ACC, false, true>(&mut acc, accumulate, (stage, constants, false), &lane, |_| {}) };
+                unsafe {
+                    mma_step::<T, S, TILES, ACC, false, true>(
+                        &mut acc,
+                        accumulate,
+                        (stage, constants, ConstantForm::Slots),
+                        &lane,
+                        |_| {},
+                    )
+                };
             }
             wgmma::wait::<0>();
             for acc in acc.iter_mut() {
@@ -758,6 +768,21 @@ pub(super) mod hopper {
         acc == 8 || acc == 16
     }
 
+    /// How a step's constants lie in its stage, after the codes and
+    /// activations.
+    #[derive(Clone, Copy)]
+    pub(in crate::int4_linear) enum ConstantForm {
+        /// The producers' 8-byte slots, one a row and 32 columns
+        /// (`store_constants`).
+        Slots,
+        /// A step of the layer's packed constants
+        /// (`quant_kernels_abi::int4::packed_constants`, a step one group)
+        /// with zero points: the scale and `-(MAGIC + z)`, 4 bytes a row.
+        Packed,
+        /// The same without: the scale alone, 2 bytes a row.
+        PackedScales,
+    }
+
     /// The MMAs of one step: per 16-column chunk, the warpgroup dequantizes
     /// its A fragments from the stage's codes at `stage` and the constants
     /// at `constants`, fences, issues one MMA a tile as one group, waits
@@ -768,9 +793,8 @@ pub(super) mod hopper {
     /// first chunk's MMAs add to `acc` if `accumulate`, else overwrite it
     /// (a tile's first step). With `ONE_GROUP` (G = 128: the step is one
     /// group) only slot 0 of the constants is read, for every slot, and
-    /// returned; with `packed` (only with `ONE_GROUP`) in the 4-byte form
-    /// of the layer's packed constants (`Feed::PACKED_CONSTANTS` in
-    /// `v12.rs`), unpacked into the splats as they are read. Without
+    /// returned; in the `form` the stage holds them in (other than
+    /// [`ConstantForm::Slots`] only with `ONE_GROUP`). Without
     /// `SCALED` (only with `ONE_GROUP`) the fragments are the exact `u -
     /// z`, and the caller applies the step's scales to the sums.
     ///
@@ -791,7 +815,7 @@ pub(super) mod hopper {
     >(
         acc: &mut [[f32; ACC]; TILES],
         accumulate: bool,
-        (stage, constants, packed): (u32, u32, bool),
+        (stage, constants, form): (u32, u32, ConstantForm),
         lane: &Lane,
         mut after_chunk: impl FnMut(usize),
     ) -> Option<[[RowParams; 2]; TILES]> {
@@ -800,17 +824,26 @@ pub(super) mod hopper {
         let slot_params = |p: usize| -> [[RowParams; 2]; TILES] {
             from_fn(|a| {
                 from_fn(|h| {
-                    // SAFETY (both): an aligned slot inside the buffer.
-                    let [scale, neg_offset] = if packed {
+                    // SAFETY (all): an aligned slot inside the buffer.
+                    let [scale, neg_offset] = match form {
                         // Slot 0 only (`ONE_GROUP`), 4 bytes a row: the
                         // scale splat here (its low half is all that the
                         // sums' scaling reads), the offset in the asm.
-                        let [word, neg_offset] =
-                            unsafe { load_shared_high_splat(constants + (256 * a + 32 * h) as u32 + lane.params / 2) };
-                        [splat2(word as u16), neg_offset]
-                    } else {
-                        let slot = constants + (S::PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane.params;
-                        unsafe { load_shared8(slot) }
+                        ConstantForm::Packed => {
+                            let [word, neg_offset] = unsafe {
+                                load_shared_high_splat(constants + (256 * a + 32 * h) as u32 + lane.params / 2)
+                            };
+                            [splat2(word as u16), neg_offset]
+                        }
+                        // 2 bytes a row, and every zero point 8.
+                        ConstantForm::PackedScales => {
+                            let scale = unsafe { load_shared2(constants + (128 * a + 16 * h) as u32 + lane.params / 4) };
+                            [splat2(scale), splat2(T::NEG_MAGIC_BITS | SYMMETRIC_ZERO_POINT as u16)]
+                        }
+                        ConstantForm::Slots => {
+                            let slot = constants + (S::PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane.params;
+                            unsafe { load_shared8(slot) }
+                        }
                     };
                     RowParams { scale, neg_offset }
                 })

@@ -146,7 +146,7 @@ pub(super) mod hopper {
     use crate::int4_linear::mma_tile::{TileOrigin, TileOutput};
     use crate::int4_linear::v10::WgmmaTile;
     use crate::int4_linear::v10::hopper::{
-        ConstantWindows, Lane, StepGroups, mma_step, stage_copies, store_constants, sync_mma,
+        ConstantForm, ConstantWindows, Lane, StepGroups, mma_step, stage_copies, store_constants, sync_mma,
     };
     use crate::mbarrier;
     use crate::tma::{self, TensorMapAddress, prefetch_3d_l2, prefetch_bulk_l2};
@@ -156,7 +156,7 @@ pub(super) mod hopper {
     use core::num::NonZeroU32;
     use core::ops::Range;
     // The same in every producer-consumer version (`producer_consumer_loop!`).
-    use quant_kernels_abi::int4::packed_constants::{PACKED_CONSTANT_ROWS, padded_rows};
+    use quant_kernels_abi::int4::packed_constants::{PACKED_CONSTANT_ROWS, halves_per_row, index};
     use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, row_start};
     use quant_kernels_abi::int4_linear::v12::{
         BLOCK_THREADS, CONSUMER_REGISTERS, CONSUMER_THREADS, GROUPS_PER_STEP, PRODUCER_REGISTERS, PRODUCER_THREADS,
@@ -302,8 +302,8 @@ pub(super) mod hopper {
         /// Whether, where a step is one group (G = 128), its constants come
         /// converted from the layer's packed array
         /// (`quant_kernels_abi::int4::packed_constants`, passed in the
-        /// scales' place) by one bulk copy a step of [`PACKED_STEP_BYTES`],
-        /// 4 bytes a row in the stage: then producer thread 0 alone fills
+        /// scales' place) by one bulk copy a step ([`packed_step_bytes`]: 2
+        /// or 4 bytes a row in the stage): then producer thread 0 alone fills
         /// the stages, beside this feed's [`load`](Self::load), and the other
         /// producer threads only give their registers back.
         const PACKED_CONSTANTS: bool = false;
@@ -384,8 +384,12 @@ pub(super) mod hopper {
         }
     }
 
-    /// Bytes of one step's packed constants of a block's rows.
-    const PACKED_STEP_BYTES: u32 = 4 * PACKED_CONSTANT_ROWS as u32;
+    /// Bytes of one step's packed constants of a block's rows, with or
+    /// without zero points.
+    #[inline(always)]
+    const fn packed_step_bytes(symmetric: bool) -> u32 {
+        (2 * halves_per_row(symmetric) * PACKED_CONSTANT_ROWS) as u32
+    }
 
     /// The feed of versions 12, 19 and 22: the producer threads copy the
     /// activations from `x` and the codes from `qweight`.
@@ -505,11 +509,15 @@ pub(super) mod hopper {
             // SAFETY: each consumer warpgroup, whole; the producers' decreases free what they take.
             unsafe { set_max_registers::<true, CONSUMER_REGISTERS>() };
             begin_after_previous_grid();
-            // SAFETY (both): forwarded from the caller; one_group as above.
-            if one_group {
-                unsafe { consume::<T, F, S, TILES, ACC, true>(thread, &ring, &feed, &origin, dims, steps, out) };
+            // SAFETY (all): forwarded from the caller; one_group as above.
+            // A loop of its own for packed constants of symmetric weights
+            // (a branch a step in one loop made every call slower, run 57).
+            if one_group && F::PACKED_CONSTANTS && groups.zeros.is_null() {
+                unsafe { consume::<T, F, S, TILES, ACC, true, true>(thread, &ring, &feed, &origin, dims, steps, out) };
+            } else if one_group {
+                unsafe { consume::<T, F, S, TILES, ACC, true, false>(thread, &ring, &feed, &origin, dims, steps, out) };
             } else {
-                unsafe { consume::<T, F, S, TILES, ACC, false>(thread, &ring, &feed, &origin, dims, steps, out) };
+                unsafe { consume::<T, F, S, TILES, ACC, false, false>(thread, &ring, &feed, &origin, dims, steps, out) };
             }
         }
         feed.finish();
@@ -541,6 +549,7 @@ pub(super) mod hopper {
         // Producer thread 0 alone, with the constants by bulk copy (see
         // `Feed::PACKED_CONSTANTS`).
         let packed = F::PACKED_CONSTANTS && one_group;
+        let symmetric = groups.zeros.is_null();
         // The slots of constants the consumers read: all of a step's, or
         // its first (see `pipeline`).
         let slots = if one_group { 0..1 } else { 0..GROUPS_PER_STEP };
@@ -594,21 +603,22 @@ pub(super) mod hopper {
                         const {
                             assert!(
                                 !F::PACKED_CONSTANTS
-                                    || (S::BLOCK_N == PACKED_CONSTANT_ROWS && S::PARAM_BYTES >= PACKED_STEP_BYTES as usize)
+                                    || (S::BLOCK_N == PACKED_CONSTANT_ROWS
+                                        && S::PARAM_BYTES >= packed_step_bytes(false) as usize)
                             )
                         };
                         // Group i's row first_row and the 255 after it are in
                         // the padded array, 16-byte aligned (rows a multiple
                         // of 256); the stage's constants are free (the wait
                         // above); the full barrier expects their bytes below.
-                        let words = groups.scales.cast::<u32>().add(i * padded_rows(n) + first_row);
-                        tma::load_bulk(stage + S::STAGE_BYTES as u32, words, PACKED_STEP_BYTES, ring.full(fill));
+                        let first = groups.scales.add(index(n, first_row, i, symmetric));
+                        tma::load_bulk(stage + S::STAGE_BYTES as u32, first, packed_step_bytes(symmetric), ring.full(fill));
                     } else {
                         for r in 0..ROWS {
                             store_constants::<T, S>(stage + param_slots[r], &raw[r], slots.clone());
                         }
                     }
-                    let bytes = F::LOADED_BYTES + if packed { PACKED_STEP_BYTES } else { 0 };
+                    let bytes = F::LOADED_BYTES + if packed { packed_step_bytes(symmetric) } else { 0 };
                     if F::LOADED_BYTES > 0 && thread == 0 {
                         mbarrier::arrive_expect_bytes(ring.full(fill), bytes);
                     } else {
@@ -627,8 +637,8 @@ pub(super) mod hopper {
     /// Consumer thread `thread` (of the two MMA warpgroups): waits for each
     /// step's stage, multiplies, releases it, and stores each tile's sums.
     /// With `ONE_GROUP` it reads each step's first slot of constants only,
-    /// in the 4-byte form of `Feed::PACKED_CONSTANTS` for feeds of packed
-    /// constants.
+    /// in the form of `Feed::PACKED_CONSTANTS` for feeds of packed
+    /// constants (2 bytes a row for `SYMMETRIC` weights, else 4).
     ///
     /// # Safety
     /// As for [`pipeline`]; `ONE_GROUP` only where a step is one group.
@@ -640,6 +650,7 @@ pub(super) mod hopper {
         const TILES: usize,
         const ACC: usize,
         const ONE_GROUP: bool,
+        const SYMMETRIC: bool,
     >(
         thread: usize,
         ring: &Ring<S>,
@@ -652,7 +663,11 @@ pub(super) mod hopper {
         let lane = Lane::new::<S>(thread);
         // The packed form wherever a step is one group (the host passes
         // packed constants for every such call of these feeds' versions).
-        let packed = F::PACKED_CONSTANTS && ONE_GROUP;
+        let form = match (F::PACKED_CONSTANTS && ONE_GROUP, SYMMETRIC) {
+            (false, _) => ConstantForm::Slots,
+            (true, false) => ConstantForm::Packed,
+            (true, true) => ConstantForm::PackedScales,
+        };
         let first_row = origin.n_tile * S::BLOCK_N;
         let mut fill = 0u32;
         // Where a step is one group and a thread holds fewer sums than the
@@ -699,7 +714,7 @@ pub(super) mod hopper {
                         let params = mma_step::<T, S, TILES, ACC, true, false>(
                             &mut step_sums,
                             false,
-                            (stage, stage + S::STAGE_BYTES as u32, packed),
+                            (stage, stage + S::STAGE_BYTES as u32, form),
                             &lane,
                             release,
                         );
@@ -709,7 +724,7 @@ pub(super) mod hopper {
                         mma_step::<T, S, TILES, ACC, ONE_GROUP, true>(
                             &mut acc,
                             accumulate,
-                            (stage, stage + S::STAGE_BYTES as u32, packed),
+                            (stage, stage + S::STAGE_BYTES as u32, form),
                             &lane,
                             release,
                         );

@@ -55,7 +55,7 @@
 //! **Constants** (run 56): at G = 128 the host passes the layer's packed
 //! constants for `T` in the scales' place
 //! (`quant_kernels_abi::int4::packed_constants`, converted at load time),
-//! and producer thread 0 brings a step's 256 words with one bulk copy
+//! and producer thread 0 brings a step's 256 rows with one bulk copy
 //! beside its TMA copies; the other producer threads give their
 //! registers back and stop, and the consumers read 4 bytes a row (the
 //! offset's splat folded into an operand selector). Measured (H200, run
@@ -64,8 +64,18 @@
 //! 16 x 4096 x 11008 split 8 (17% with zero points: both modes now read
 //! the same words), 5.3% for version 24 at 32 x 28672 x 8192, 2.3% at
 //! 32 x 8192 x 28672 and 32 x 4096 x 11008; 1.8-3.2% slower at 11008 x 4096
-//! (16 and 32 rows) and 0.6% at 32 x 4096 x 4096. At other group sizes
-//! the producer threads load, convert and store the constants as below.
+//! (16 and 32 rows) and 0.6% at 32 x 4096 x 4096, where the words doubled
+//! the bytes of a symmetric layer's constants (3% of the call's bytes).
+//! From run 57 a symmetric layer's packed constants are the scales alone
+//! (2 bytes a row, a 512-byte copy a step; the consumers' offset a
+//! constant, in a loop of their own). Measured (H200, run 57 call C,
+//! two rounds): symmetric 1.0-1.5% faster at 16 rows but 28672 x 8192
+//! (0%), 0.6-3.3% for version 24 at 32 rows (11008 x 4096: 15.28 against
+//! 15.71), -1.2 to +0.6% for version 19 at 64 rows; with zero points
+//! (the same words) -0.6 to +1.5% (16 x 28672 x 8192). One loop with a
+//! branch a step on the form was 1-10% slower everywhere (call B). At
+//! other group sizes the producer threads load, convert and store the
+//! constants as below.
 //!
 //! **Barriers.** A stage's `full` barrier completes when the producer
 //! threads' two arrivals each are in (the second after storing their
