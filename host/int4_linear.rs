@@ -24,7 +24,7 @@
 
 use crate::Error;
 use crate::float::{Float, PerFloat};
-use crate::int4_weights::{Int4Mode, Int4Shape};
+use crate::int4_weights::Int4Shape;
 use crate::launch::{DeviceInfo, Launch, LaunchConfig, checked_product, expect_len};
 use quant_kernels_abi::int4::{self, GROUP_SIZES};
 use quant_kernels_abi::int4_linear::{
@@ -397,32 +397,10 @@ impl Int4LinearVersion {
 
     /// The version for `m` activation rows of type `T` and `n x k` weights
     /// on `device`, with its launch choice ([`tuned`](Self::tuned)), for
-    /// weights with or without zero points alike; [`plan`] takes
-    /// [`best_for_weights`](Self::best_for_weights), which also knows
-    /// their mode and group size.
-    pub fn best_for<T: Float>(m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
-        Self::pick::<T>(m, n, k, device, None)
-    }
-
-    /// [`best_for`](Self::best_for) for the weights of `shape`: where a
-    /// call splits `K` past 64 rows, version 12 in place of version 13 for
-    /// symmetric weights at `G = 128` with `k` at most [`V12_SPLIT_MAX_K`].
-    /// At 128 x 11008 x 4096 (split 3) and 256 x 4096 x 4096 (split 4) on
-    /// the H100 version 12 was faster there in every sitting since run 44
-    /// (docs/PERF.md; 4.2-5.5% in runs 45 and 46, 0.3-0.6% in run 44);
-    /// with zero points version 13 reads its group constants 8 steps at a
-    /// time, which version 12 never does, and was 1.9% faster at 128 x
-    /// 11008 x 4096 (run 46, call D), and past 8192 columns it was 15-21%
-    /// faster in both modes. [`plan`] and
+    /// weights with or without zero points alike. [`plan`] and
     /// [`Kernels::int4_linear`](crate::Kernels::int4_linear) launch this
     /// version.
-    pub fn best_for_weights<T: Float>(m: usize, shape: &Int4Shape, device: &DeviceInfo) -> Self {
-        Self::pick::<T>(m, shape.n, shape.k, device, Some(shape))
-    }
-
-    /// [`best_for`](Self::best_for), or [`best_for_weights`](Self::best_for_weights)
-    /// where `weights` is given.
-    fn pick<T: Float>(m: usize, n: usize, k: usize, device: &DeviceInfo, weights: Option<&Int4Shape>) -> Self {
+    pub fn best_for<T: Float>(m: usize, n: usize, k: usize, device: &DeviceInfo) -> Self {
         let version = match T::NAME {
             "f32" if m == 1 => Self::V2,
             "f32" => Self::V1,
@@ -466,14 +444,16 @@ impl Int4LinearVersion {
             }
             // Past it version 13 with its split, or version 12 with the same
             // split where the model predicts it faster: where version 13's
-            // grid of whole clusters takes one more wave than version 12's
-            // blocks. At 8192 x 11008 x 4096 (43 weight tiles, so 44
-            // blocks of version 13 a row of the grid: 22 waves against 21)
-            // version 12 took 1233.09 µs against version 13's 1281.02 (run
-            // 43, call I) and, picked, 1242.48 against 1303.89 (run 44, call
-            // C); on the other benchmark shapes from M = 128 to 8192, where
-            // the model predicts version 13, version 13 was as fast (within
-            // 0.7%) or faster.
+            // grid of whole clusters takes more waves than version 12's
+            // blocks (at n = 256, one weight tile, half its grid is
+            // padding). From run 57, whose sitting (H200) measured version
+            // 13 with its codes by the TMA unit 0.90-0.96x of version 12's
+            // time from M = 128 to 8192 on every benchmark shape, its model
+            // steps are 0.91x version 12's: 8192 x 11008 x 4096 (44 blocks
+            // of version 13 a row of the grid against 43, 22 waves against
+            // 21), where version 12 had been faster (1242.48 µs against
+            // 1303.89, run 44, call C), took version 13's 1217.32 against
+            // version 12's 1257.22 in that sitting.
             //
             // Up to version 13's 128 rows, two of version 19's tiles where
             // the split model predicts them faster (each version with its
@@ -482,18 +462,17 @@ impl Int4LinearVersion {
             // other four benchmark shapes at M = 128, where the model
             // predicts version 13, version 13 was faster (run 26, call F).
             //
-            // And version 12 in split calls of symmetric weights where the
-            // model does not see what makes it faster (`best_for_weights`).
+            // Runs 44 to 56 took version 12 in split calls of symmetric
+            // weights at G = 128, where it had been 0.3-5.5% faster than
+            // version 13 (128 x 11008 x 4096, 256 x 4096 x 4096); run 57's
+            // version 13 was 2.0% and 1.6% faster there.
             _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => {
                 let (v12, v13, v19) = (Self::V12 { split_k: 1 }, Self::V13 { split_k: 1 }, Self::V19 { split_k: 1 });
                 let (split, v13_ns) = tiled_split(v13, m, n, k, device);
                 let v12_ns = v12
                     .tiled_block()
                     .map_or(u128::MAX, |block| tiled_predicted_ns(&block, (m, n, k), device, split as usize));
-                let v12_measured_faster = split > 1
-                    && weights
-                        .is_some_and(|w| w.mode == Int4Mode::Symmetric && w.group_size == 128 && k <= V12_SPLIT_MAX_K);
-                let pick = if v12_ns < v13_ns || v12_measured_faster { v12 } else { v13 };
+                let pick = if v12_ns < v13_ns { v12 } else { v13 };
                 let pick_ns = v12_ns.min(v13_ns);
                 if m <= v13::BLOCK_M {
                     let (v19_split, v19_ns) = tiled_split(v19, m, n, k, device);
@@ -552,9 +531,10 @@ impl Int4LinearVersion {
         // 2.4 µs for version 10 (run 14: 76.2 µs for 32 steps at
         // 1024x4096x4096, a tile twice version 7's), 2.45 µs for version 11
         // (run 14: 78.9 µs, the same tile area), 2.05 µs for version 12 (run
-        // 15: 65.3 µs, the same tile as version 10), 2.0 µs for version 13
-        // (run 17: 63.7 µs; its grid, in clusters of two blocks, may hold one
-        // block more than the tiles, which the model leaves out), 1.65 µs for
+        // 15: 65.3 µs, the same tile as version 10), 1.87 µs for version 13
+        // (run 17's 2.0 µs, 63.7 µs, was 0.976 of version 12's; its codes by
+        // the TMA unit took 0.90-0.92 of version 12's time at M = 8192, run
+        // 57, call C), 1.65 µs for
         // version 18 (run 23: 107.5 µs for 64 steps at 1 x 28672 x 8192, one
         // wave) and 1.31 µs for version 19 (run 24, call F: 84.1 µs at 64 x
         // 28672 x 8192).
@@ -563,7 +543,7 @@ impl Int4LinearVersion {
             Self::V10 { .. } => tiled_block!(v10, 2400),
             Self::V11 { .. } => tiled_block!(v11, 2450),
             Self::V12 { .. } => tiled_block!(v12, 2050),
-            Self::V13 { .. } => tiled_block!(v13, 2000, cluster v13::CLUSTER),
+            Self::V13 { .. } => tiled_block!(v13, 1870, cluster v13::CLUSTER),
             Self::V18 { .. } => tiled_block!(v18, 1650),
             Self::V19 { .. } => tiled_block!(v19, 1310),
             // 0.93 µs for version 22 (run 27, call G: 59.3 µs for 64 steps
@@ -775,12 +755,6 @@ const V22_MIN_SLICE_STEPS: usize = 8;
 /// and 61.96-62.52 against 64.20-64.23 with them, three rounds in two
 /// sittings (run 33 call J, run 34 call A). Longer rows are not measured.
 pub const V23_MAX_K: usize = 28672;
-
-/// The longest rows (`k`) for which [`Int4LinearVersion::best_for_weights`]
-/// takes version 12 over version 13 in a split call with symmetric
-/// weights at `G = 128`: 64 groups, past which version 13's producers read
-/// the group constants 8 steps at a time.
-pub const V12_SPLIT_MAX_K: usize = 8192;
 
 /// Version 23 with its split, for 9 to 16 half-precision activation rows
 /// (version 17's wide tile; the caller keeps `m` at most 16) on a device
@@ -1031,7 +1005,7 @@ pub fn workspace_len(version: Int4LinearVersion, m: usize, n: usize) -> Result<u
 
 /// Checks one call with activations and outputs of type `T` against the
 /// weights' shape and returns the plan of
-/// [`Int4LinearVersion::best_for_weights`]`::<T>(m, shape, device)`, or `None` when
+/// [`Int4LinearVersion::best_for`]`::<T>(m, n, k, device)`, or `None` when
 /// there is nothing to compute (`m == 0` or `n == 0`).
 ///
 /// Kernel arguments, the same for every version, in order: `x: CUdeviceptr`
@@ -1050,7 +1024,7 @@ pub fn plan<T: Float>(
     buffers: &Int4LinearBuffers,
     device: &DeviceInfo,
 ) -> Result<Option<Int4LinearPlan>, Error> {
-    let version = Int4LinearVersion::best_for_weights::<T>(buffers.m, shape, device);
+    let version = Int4LinearVersion::best_for::<T>(buffers.m, shape.n, shape.k, device);
     plan_version::<T>(shape, buffers, version)
 }
 
@@ -1284,7 +1258,7 @@ mod cuda {
         /// Enqueues `y = x * dequant(W)^T + bias` on `stream`, for `m` rows
         /// of activations `x[m][k]` (16-byte aligned) into `y[m][n]`, both
         /// f32, f16 or bf16, with the version best for that type and the
-        /// weights on this device ([`Int4LinearVersion::best_for_weights`]).
+        /// weights on this device ([`Int4LinearVersion::best_for`]).
         pub fn int4_linear<T: Float + DeviceCopy>(
             &self,
             x: &DeviceSlice<T>,
@@ -1293,7 +1267,7 @@ mod cuda {
             y: &mut DeviceSlice<T>,
             stream: &Stream,
         ) -> Result<(), Error> {
-            let version = Int4LinearVersion::best_for_weights::<T>(m, &layer.shape, self.device());
+            let version = Int4LinearVersion::best_for::<T>(m, layer.shape.n, layer.shape.k, self.device());
             self.int4_linear_version(version, x, m, layer, y, stream)
         }
 

@@ -159,13 +159,13 @@ pub fn linear_versions(dtype: Dtype, shape: LinearShape, device: &DeviceInfo) ->
 
 /// The case of the launch the library itself makes for `shape` in `dtype`
 /// on `device`: the version [`int4_linear::plan`] takes
-/// (`Int4LinearVersion::best_for_weights`), in its own block.
+/// (`Int4LinearVersion::best_for`), in its own block.
 pub fn library_linear_case(shape: LinearShape, dtype: Dtype, device: &DeviceInfo) -> crate::Result<Case> {
     let (m, weights) = (shape.m, shape.weights()?);
     let version = match dtype {
-        Dtype::F32 => Int4LinearVersion::best_for_weights::<f32>(m, &weights, device),
-        Dtype::F16 => Int4LinearVersion::best_for_weights::<f16>(m, &weights, device),
-        Dtype::Bf16 => Int4LinearVersion::best_for_weights::<bf16>(m, &weights, device),
+        Dtype::F32 => Int4LinearVersion::best_for::<f32>(m, weights.n, weights.k, device),
+        Dtype::F16 => Int4LinearVersion::best_for::<f16>(m, weights.n, weights.k, device),
+        Dtype::Bf16 => Int4LinearVersion::best_for::<bf16>(m, weights.n, weights.k, device),
     };
     linear_case(shape, Variant { version, block: None, dtype })
 }
