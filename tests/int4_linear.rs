@@ -878,8 +878,8 @@ fn sixty_four_row_tile_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
 /// [`thirty_two_row_tile_ragged`]: `M` inside one tile, at it and past two
 /// (65, 128, 259), `N` of one cluster (200 rows: its second block has none)
 /// and of two (1000). Version 13's racecheck, where [`gemm_tiles_ragged`]'s
-/// stops with the tool's internal error (added in run 56, first run on a
-/// GPU in the next session).
+/// stops with the tool's internal error (added in run 56; racecheck,
+/// synccheck and memcheck clean in run 57, call A).
 fn hundred_twenty_eight_row_tile_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     one_tile_ragged(kernels, rng, |split_k| Int4LinearVersion::V13 { split_k }, [65, 128, 259])
 }
