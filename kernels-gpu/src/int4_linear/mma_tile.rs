@@ -82,53 +82,37 @@ macro_rules! tiled_entry_points {
 }
 pub(super) use tiled_entry_points;
 
-/// Exports the four entry points of a tiled GEMM that reads `x` (version
-/// 13) or `qweight` (version 23) through a tensor map: those of
+/// Exports the four entry points of a tiled GEMM that reads `x` and
+/// `qweight` through tensor maps (versions 13, 19, 23 and 24): those of
 /// [`tiled_entry_points!`], with a [`TensorMap`](crate::tma::TensorMap) in
-/// that argument's place, which the generic body gets as a
+/// each of the two arguments' place, which the generic body gets as a
 /// [`TensorMapAddress`](crate::tma::TensorMapAddress) (see
 /// [`tensor_map_address!`](crate::tma::tensor_map_address)). The caller
 /// imports `TensorMap`, `tensor_map_address`, `Bf16`, `linear_tiled` and
 /// `linear_tiled_split_k`.
 macro_rules! tensor_map_entry_points {
-    ($kernel:ty, $map:ident: $f16:ident, $bf16:ident; split_k: $f16_split:ident, $bf16_split:ident) => {
-        $crate::int4_linear::mma_tile::tensor_map_entry_points!(@one $kernel, $map, $f16: linear_tiled<f16>(bias: *const f32, y: *mut f16));
-        $crate::int4_linear::mma_tile::tensor_map_entry_points!(@one $kernel, $map, $bf16: linear_tiled<Bf16>(bias: *const f32, y: *mut Bf16));
-        $crate::int4_linear::mma_tile::tensor_map_entry_points!(@one $kernel, $map, $f16_split: linear_tiled_split_k<f16>(partials: *mut f32));
-        $crate::int4_linear::mma_tile::tensor_map_entry_points!(@one $kernel, $map, $bf16_split: linear_tiled_split_k<Bf16>(partials: *mut f32));
+    ($kernel:ty: $f16:ident, $bf16:ident; split_k: $f16_split:ident, $bf16_split:ident) => {
+        $crate::int4_linear::mma_tile::tensor_map_entry_points!(@entry $kernel, $f16: linear_tiled<f16>(bias: *const f32, y: *mut f16));
+        $crate::int4_linear::mma_tile::tensor_map_entry_points!(@entry $kernel, $bf16: linear_tiled<Bf16>(bias: *const f32, y: *mut Bf16));
+        $crate::int4_linear::mma_tile::tensor_map_entry_points!(@entry $kernel, $f16_split: linear_tiled_split_k<f16>(partials: *mut f32));
+        $crate::int4_linear::mma_tile::tensor_map_entry_points!(@entry $kernel, $bf16_split: linear_tiled_split_k<Bf16>(partials: *mut f32));
     };
-    (@one $kernel:ty, x, $name:ident: $body:ident<$float:ty>($($out:ident: $out_ty:ty),*)) => {
-        $crate::int4_linear::mma_tile::tensor_map_entry_points!(
-            @entry $kernel, $name: $body<$float>(x: TensorMap = 0, qweight: *const u32) ($($out: $out_ty),*)
-        );
-    };
-    (@one $kernel:ty, both, $name:ident: $body:ident<$float:ty>($($out:ident: $out_ty:ty),*)) => {
-        $crate::int4_linear::mma_tile::tensor_map_entry_points!(
-            @entry $kernel, $name: $body<$float>(x: TensorMap = 0, qweight: TensorMap = 1) ($($out: $out_ty),*)
-        );
-    };
-    (@one $kernel:ty, qweight, $name:ident: $body:ident<$float:ty>($($out:ident: $out_ty:ty),*)) => {
-        $crate::int4_linear::mma_tile::tensor_map_entry_points!(
-            @entry $kernel, $name: $body<$float>(x: *const $float, qweight: TensorMap = 1) ($($out: $out_ty),*)
-        );
-    };
-    (@entry $kernel:ty, $name:ident: $body:ident<$float:ty>(
-        $($input:ident: $input_ty:ty $(= $index:literal)?),*) ($($out:ident: $out_ty:ty),*)
-    ) => {
+    (@entry $kernel:ty, $name:ident: $body:ident<$float:ty>($($out:ident: $out_ty:ty),*)) => {
         #[doc = concat!("`", stringify!($body), "::<", stringify!($float), ", ", stringify!($kernel), ">`.")]
         ///
         /// # Safety
         /// As for the generic body, with the tensor map's argument a map of that array.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(
-            $($input: $input_ty,)* scales: *const u16, zeros: *const u8, $($out: $out_ty,)*
+            x: TensorMap, qweight: TensorMap, scales: *const u16, zeros: *const u8, $($out: $out_ty,)*
             m: u32, n: u32, k: u32, group_size: u32,
         ) {
             // The main loop waits for the previous grid itself (`TiledGemm::sum_tiles`).
-            // The TMA unit reads the map where it lies (see `tensor_map_address!`).
-            $($(let _ = $input; let $input = tensor_map_address!($name, $index);)?)*
+            // The TMA unit reads the maps where they lie (see `tensor_map_address!`).
+            let _ = (x, qweight);
+            let (x, qweight) = (tensor_map_address!($name, 0), tensor_map_address!($name, 1));
             // SAFETY: the caller's contract is the generic body's.
-            unsafe { $body::<$float, $kernel>($($input,)* scales, zeros, $($out,)* m, n, k, group_size) }
+            unsafe { $body::<$float, $kernel>(x, qweight, scales, zeros, $($out,)* m, n, k, group_size) }
         }
     };
 }

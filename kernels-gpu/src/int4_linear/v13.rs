@@ -85,7 +85,7 @@ pub(super) type V13 = TensorMapGemm<64, 1, CLUSTER>;
 wgmma_tile!(V13, v13, windows on short rows);
 
 tensor_map_entry_points! {
-    V13, both: int4_linear_v13_f16, int4_linear_v13_bf16;
+    V13: int4_linear_v13_f16, int4_linear_v13_bf16;
     split_k: int4_linear_v13_split_k_f16, int4_linear_v13_split_k_bf16
 }
 

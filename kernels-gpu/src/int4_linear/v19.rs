@@ -76,6 +76,6 @@ pub(super) type V19 = TensorMapGemm<32, 2, 1>;
 wgmma_tile!(V19, v19);
 
 tensor_map_entry_points! {
-    V19, both: int4_linear_v19_f16, int4_linear_v19_bf16;
+    V19: int4_linear_v19_f16, int4_linear_v19_bf16;
     split_k: int4_linear_v19_split_k_f16, int4_linear_v19_split_k_bf16
 }

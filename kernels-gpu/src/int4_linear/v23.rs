@@ -113,7 +113,7 @@ pub(super) type V23 = TensorMapGemm<8, 1, 1>;
 wgmma_tile!(V23, v23, windows on short rows);
 
 tensor_map_entry_points! {
-    V23, both: int4_linear_v23_f16, int4_linear_v23_bf16;
+    V23: int4_linear_v23_f16, int4_linear_v23_bf16;
     split_k: int4_linear_v23_split_k_f16, int4_linear_v23_split_k_bf16
 }
 

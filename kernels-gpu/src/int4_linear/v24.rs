@@ -55,6 +55,6 @@ pub(super) type V24 = TensorMapGemm<16, 2, 1>;
 wgmma_tile!(V24, v24, windows);
 
 tensor_map_entry_points! {
-    V24, both: int4_linear_v24_f16, int4_linear_v24_bf16;
+    V24: int4_linear_v24_f16, int4_linear_v24_bf16;
     split_k: int4_linear_v24_split_k_f16, int4_linear_v24_split_k_bf16
 }
