@@ -533,8 +533,8 @@ impl Int4LinearVersion {
         // (run 14: 78.9 µs, the same tile area), 2.05 µs for version 12 (run
         // 15: 65.3 µs, the same tile as version 10), 1.87 µs for version 13
         // (run 17's 2.0 µs, 63.7 µs, was 0.976 of version 12's; its codes by
-        // the TMA unit took 0.90-0.92 of version 12's time at M = 8192, run
-        // 57, call C), 1.65 µs for
+        // the TMA unit took 0.90-0.93 of version 12's time at M = 8192 on
+        // the shapes whose grids it does not pad, run 57, call C), 1.65 µs for
         // version 18 (run 23: 107.5 µs for 64 steps at 1 x 28672 x 8192, one
         // wave) and 1.31 µs for version 19 (run 24, call F: 84.1 µs at 64 x
         // 28672 x 8192).
@@ -1388,8 +1388,8 @@ mod cuda {
             let bias = layer.bias.as_ref().map_or(0, |b| address(b));
             let dims = [m as u32, shape.n as u32, shape.k as u32, shape.group_size as u32];
             let [m, n, k, group_size] = dims.each_ref().map(arg);
-            // Version 13 reads x through a tensor map, its first argument,
-            // and versions 19, 23 and 24 qweight, their second.
+            // Versions 13, 19, 23 and 24 read x and qweight through tensor
+            // maps, their first two arguments.
             let (x_map, qweight_map);
             let x = match plan.x_tensor_map {
                 Some(map) => {
