@@ -15,6 +15,7 @@ use crate::device::{
 use crate::mma::{MmaHalf, magic_plus_codes, splat2};
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
+use quant_kernels_abi::int4::packed_constants::neg_offset_bits;
 use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, padded_words_per_row, word_index};
 #[cfg(target_feature = "sm_90a")]
 use {crate::device::grid_dim_x, quant_kernels_abi::int4_linear::tile_order};
@@ -225,7 +226,7 @@ impl RowParams {
     /// The constants of a group of scale `scale_bits` (f16) and zero point `zero`.
     #[inline(always)]
     pub(super) fn from_raw<T: MmaHalf>(scale_bits: u16, zero: u32) -> Self {
-        RowParams { scale: splat2(T::from_f16_bits(scale_bits)), neg_offset: splat2(T::NEG_MAGIC_BITS | zero as u16) }
+        RowParams { scale: splat2(T::from_f16_bits(scale_bits)), neg_offset: splat2(neg_offset_bits(zero, T::NEG_MAGIC_BITS)) }
     }
 }
 

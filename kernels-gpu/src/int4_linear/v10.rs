@@ -211,6 +211,7 @@ pub(super) mod hopper {
     use core::mem::transmute_copy;
     use core::ops::Range;
     use quant_kernels_abi::int4::SYMMETRIC_ZERO_POINT;
+    use quant_kernels_abi::int4::packed_constants::neg_offset_bits;
     use quant_kernels_abi::int4_linear::v10::{BLOCK_THREADS, GROUPS_PER_STEP, RING_ALIGN, STEP_K};
 
     const THREADS: usize = BLOCK_THREADS as usize;
@@ -838,7 +839,7 @@ pub(super) mod hopper {
                         // 2 bytes a row, and every zero point 8.
                         ConstantForm::PackedScales => {
                             let scale = unsafe { load_shared2(constants + (128 * a + 16 * h) as u32 + lane.params / 4) };
-                            [splat2(scale), splat2(T::NEG_MAGIC_BITS | SYMMETRIC_ZERO_POINT as u16)]
+                            [splat2(scale), splat2(neg_offset_bits(SYMMETRIC_ZERO_POINT, T::NEG_MAGIC_BITS))]
                         }
                         ConstantForm::Slots => {
                             let slot = constants + (S::PARAM_BYTES / 4 * p + 512 * a + 64 * h) as u32 + lane.params;
