@@ -1358,13 +1358,14 @@ mod cuda {
             };
             let Some(plan) = plan_version::<T>(&shape, &buffers, version)? else { return Ok(()) };
             let compute_capability = self.device().compute_capability;
+            let not_on_device = || Error::VersionNotOnDevice {
+                kernel: "int4_linear",
+                version: version.number(),
+                target: "sm_90a",
+                compute_capability,
+            };
             if !version.runs_on(compute_capability) {
-                return Err(Error::VersionNotOnDevice {
-                    kernel: "int4_linear",
-                    version: version.number(),
-                    target: "sm_90a",
-                    compute_capability,
-                });
+                return Err(not_on_device());
             }
             let (x, y) = (address(x), address(y));
             let qweight = address(&layer.qweight);
@@ -1375,14 +1376,7 @@ mod cuda {
                 (false, _) => address(&layer.scales),
                 // (No f32 plan reads them: versions 19, 23 and 24 take half types only.)
                 (true, Some([f16, bf16])) => PerFloat { f32: 0, f16: address(f16), bf16: address(bf16) }.get::<T>(),
-                (true, None) => {
-                    return Err(Error::VersionNotOnDevice {
-                        kernel: "int4_linear",
-                        version: version.number(),
-                        target: "sm_90a",
-                        compute_capability,
-                    });
-                }
+                (true, None) => return Err(not_on_device()),
             };
             let zeros = layer.zeros.as_ref().map_or(0, |z| address(z));
             let bias = layer.bias.as_ref().map_or(0, |b| address(b));
