@@ -31,6 +31,8 @@ fn main() {
         // 23 and 24 read their first two arguments, tensor maps, where
         // they lie.
         .cluster_dims("int4_linear_v13_", [v13::CLUSTER as u32, 1, 1])
+        .tensor_map_param("int4_linear_v12_", 0)
+        .tensor_map_param("int4_linear_v12_", 1)
         .tensor_map_param("int4_linear_v13_", 0)
         .tensor_map_param("int4_linear_v13_", 1)
         .tensor_map_param("int4_linear_v19_", 0)

@@ -907,10 +907,10 @@ pub struct Int4LinearPlan {
     pub launch: Launch,
     /// The split of `K` into more than one slice (versions 7, 10 to 13, 18, 19 and 22 to 24), if any.
     pub split_k: Option<SplitK>,
-    /// Versions 13, 19, 23 and 24 take a tensor map of `x` as their first
+    /// Versions 12, 13, 19, 23 and 24 take a tensor map of `x` as their first
     /// argument, in place of `x`'s address: this says what to encode.
     pub x_tensor_map: Option<XTensorMap>,
-    /// Versions 13, 19, 23 and 24 take a tensor map of `qweight` as their
+    /// Versions 12, 13, 19, 23 and 24 take a tensor map of `qweight` as their
     /// second argument, in place of `qweight`'s address: this says what to
     /// encode.
     pub qweight_tensor_map: Option<QweightTensorMap>,
@@ -923,7 +923,7 @@ pub struct Int4LinearPlan {
     pub packed_constants: bool,
 }
 
-/// The tensor map of the activations that the launches of versions 13, 19,
+/// The tensor map of the activations that the launches of versions 12, 13, 19,
 /// 23 and 24 take as their first argument (a `CUtensorMap`, 128 bytes, passed by value):
 /// `cuTensorMapEncodeTiled` of `x`'s address as a 2-D array of 2-byte
 /// elements (`CU_TENSOR_MAP_DATA_TYPE_UINT16`, or the f16/bf16 type), dims
@@ -1106,9 +1106,10 @@ pub fn plan_version<T: Float>(
     // Whole clusters (version 13).
     let blocks_n =
         shape.n.div_ceil(version.rows_per_block(m)).next_multiple_of(version.tiled_block().map_or(1, |b| b.cluster));
-    // Versions 13, 19, 23 and 24 read x through a tensor map of it, in
+    // Versions 12, 13, 19, 23 and 24 read x through a tensor map of it, in
     // boxes of (columns, rows).
     let x_box = match version {
+        Int4LinearVersion::V12 { .. } => Some((v12::TMA_BOX_COLUMNS, v12::TMA_BOX_ROWS)),
         Int4LinearVersion::V13 { .. } => Some((v13::TMA_BOX_COLUMNS, v13::TMA_BOX_ROWS)),
         Int4LinearVersion::V19 { .. } => Some((v19::TMA_BOX_COLUMNS, v19::TMA_BOX_ROWS)),
         Int4LinearVersion::V23 { .. } => Some((v23::TMA_BOX_COLUMNS, v23::TMA_BOX_ROWS)),
@@ -1121,7 +1122,9 @@ pub fn plan_version<T: Float>(
         // within version 13's).
         const {
             assert!(
-                v19::BLOCK_M <= v13::BLOCK_M
+                v12::BLOCK_M <= v13::BLOCK_M
+                    && v12::STEP_K == v13::STEP_K
+                    && v19::BLOCK_M <= v13::BLOCK_M
                     && v23::BLOCK_M <= v13::BLOCK_M
                     && v24::BLOCK_M <= v13::BLOCK_M
                     && v19::STEP_K == v13::STEP_K
@@ -1162,13 +1165,13 @@ pub fn plan_version<T: Float>(
     };
     let x_tensor_map =
         x_box.map(|(box_columns, box_rows)| XTensorMap { rows: m, columns: shape.k, box_columns, box_rows });
-    // Versions 13, 19, 23 and 24 (version 23's feed) read the codes
-    // through a map of them; all but version 13 (128 accumulators a
+    // Versions 12, 13, 19, 23 and 24 (version 23's feed) read the codes
+    // through a map of them; all but versions 12 and 13 (128 accumulators a
     // thread, no room for the packed form's loop) read, where a step is
     // one group, the packed constants.
-    use Int4LinearVersion::{V13, V19, V23, V24};
-    let qweight_tensor_map =
-        matches!(version, V13 { .. } | V19 { .. } | V23 { .. } | V24 { .. }).then_some(QweightTensorMap {
+    use Int4LinearVersion::{V12, V13, V19, V23, V24};
+    let qweight_tensor_map = matches!(version, V12 { .. } | V13 { .. } | V19 { .. } | V23 { .. } | V24 { .. })
+        .then_some(QweightTensorMap {
             words_per_row: int4::padded_words_per_row(shape.k),
             bands: shape.n.div_ceil(int4::BAND_ROWS),
         });
@@ -1382,7 +1385,7 @@ mod cuda {
             let bias = layer.bias.as_ref().map_or(0, |b| address(b));
             let dims = [m as u32, shape.n as u32, shape.k as u32, shape.group_size as u32];
             let [m, n, k, group_size] = dims.each_ref().map(arg);
-            // Versions 13, 19, 23 and 24 read x and qweight through tensor
+            // Versions 12, 13, 19, 23 and 24 read x and qweight through tensor
             // maps, their first two arguments.
             let (x_map, qweight_map);
             let x = match plan.x_tensor_map {

@@ -1,5 +1,5 @@
 //! Tensor maps (`CUtensorMap`): the description of a global array that the
-//! Hopper's TMA unit copies boxes of (kernel versions 13, 19, 23 and 24 of `int4_linear`).
+//! Hopper's TMA unit copies boxes of (kernel versions 12, 13, 19, 23 and 24 of `int4_linear`).
 //! The driver encodes them on the host (`cuTensorMapEncodeTiled`, which
 //! `cust` does not wrap); a kernel takes one by value as an argument.
 

@@ -388,7 +388,7 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
 /// Versions 10 to 13, 18, 19 and 22 to 24: their own tiles, block and shared
 /// memory, both entry points each, and only on compute capability 9.0
 /// (their PTX is sm_90a); version 13's grid in whole clusters, and its
-/// limits; the tensor maps of versions 13, 19, 23 and 24, and their
+/// limits; the tensor maps of versions 12, 13, 19, 23 and 24, and their
 /// packed constants.
 fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
     use Int4LinearVersion::{V10, V11, V12, V13, V18, V19, V22, V23, V24};
@@ -459,10 +459,9 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         int4_linear::plan_version::<f16>(&shape, &buffers(limit + 1, &shape, false), V19 { split_k: 1 }),
         Error::TooLarge { what: "m", value: limit as u128 + 1, limit: limit as u128 },
     )?;
-    for version in [V12 { split_k: 1 }, V22 { split_k: 1 }] {
-        let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
-        ensure(plan.x_tensor_map.is_none() && plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
-    }
+    let plan =
+        int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V22 { split_k: 1 })?.ok_or("no plan")?;
+    ensure(plan.x_tensor_map.is_none() && plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
     // Versions 19, 23 and 24 take the layer's packed constants in the
     // scales' place at G = 128 only; the others never.
     let g128 = Int4Shape::new(600, 384, 128, Int4Mode::Asymmetric)?;
@@ -881,6 +880,12 @@ fn sixty_four_row_tile_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
 /// synccheck and memcheck clean in run 57, call A).
 fn hundred_twenty_eight_row_tile_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
     one_tile_ragged(kernels, rng, |split_k| Int4LinearVersion::V13 { split_k }, [65, 128, 259])
+}
+
+/// Version 12's 128-row tile alone (version 13's without the cluster), as
+/// [`hundred_twenty_eight_row_tile_ragged`]: its racecheck.
+fn unclustered_hundred_twenty_eight_row_tile_ragged(kernels: &Kernels, rng: &mut Rng) -> TestResult {
+    one_tile_ragged(kernels, rng, |split_k| Int4LinearVersion::V12 { split_k }, [65, 128, 259])
 }
 
 /// One tiled version unsplit and split 2 and 3 ways (`version(split_k)`)
@@ -1482,6 +1487,10 @@ fn main() {
         gpu_test("gpu::thirty_two_row_tile_ragged", thirty_two_row_tile_ragged),
         gpu_test("gpu::sixty_four_row_tile_ragged", sixty_four_row_tile_ragged),
         gpu_test("gpu::hundred_twenty_eight_row_tile_ragged", hundred_twenty_eight_row_tile_ragged),
+        gpu_test(
+            "gpu::unclustered_hundred_twenty_eight_row_tile_ragged",
+            unclustered_hundred_twenty_eight_row_tile_ragged,
+        ),
         gpu_test("gpu::split_k_ragged", split_k_ragged),
         gpu_test("gpu::tiled_gemms_many_tile_groups", tiled_gemms_many_tile_groups),
         gpu_test("gpu::tiled_gemms_misaligned_outputs", tiled_gemms_misaligned_outputs),

@@ -500,7 +500,7 @@ pub mod int4_linear {
         };
     }
 
-    /// The box of the tensor map of `x` that versions 13, 19, 23 and 24
+    /// The box of the tensor map of `x` that versions 12, 13, 19, 23 and 24
     /// take as their first argument, in place of `x`'s address (rows of `k`
     /// 2-byte elements, `m` of them, 128-byte swizzle, out-of-bounds
     /// elements read as zero): `TMA_BOX_COLUMNS x TMA_BOX_ROWS`, the rows a
@@ -554,6 +554,7 @@ pub mod int4_linear {
     pub mod v12 {
         wgmma_tile!(128, 128, 4);
         producer_consumer_loop!();
+        tma_activation_box!(BLOCK_M);
     }
 
     /// Version 13, `int4_linear_v13_*` and `int4_linear_v13_split_k_*`

@@ -84,7 +84,7 @@ macro_rules! tiled_entry_points {
 pub(super) use tiled_entry_points;
 
 /// Exports the four entry points of a tiled GEMM that reads `x` and
-/// `qweight` through tensor maps (versions 13, 19, 23 and 24): those of
+/// `qweight` through tensor maps (versions 12, 13, 19, 23 and 24): those of
 /// [`tiled_entry_points!`], with a [`TensorMap`](crate::tma::TensorMap) in
 /// each of the two arguments' place, which the generic body gets as a
 /// [`TensorMapAddress`](crate::tma::TensorMapAddress) (see

@@ -1,6 +1,18 @@
 //! Version 12 (`sm_90a` only): version 10's tile and MMAs, with the copies
 //! taken off the MMA warps. Shapes from `quant_kernels_abi::int4_linear::v12`.
 //!
+//! **From run 58** version 12 is fed as version 13 is, without its
+//! cluster: `v23::TensorMapGemm<64, 1, 1>`, producer thread 0 copying a
+//! step's codes and activations with the TMA unit (two tensor maps, its
+//! first two arguments). Measured (H200, run 58 call A, bf16, symmetric,
+//! G = 128, cold, two rounds): 3.4-13.8% faster than with the producers'
+//! `cp.async` copies at M = 128 and 256 on the five benchmark shapes
+//! (128 x 8192 x 28672 split 4: 94.5 against 109.6 µs), and against
+//! version 13 2.8-4.6% faster in the split calls at 128 x 4096 x 4096,
+//! 128 x 11008 x 4096 and 128 x 4096 x 11008, 1.2-2.2% slower on the two
+//! largest shapes. What this file describes below, the producers copying
+//! both with `cp.async` (`CopiedStages`), is now version 22's feed.
+//!
 //! Run 14's `ncu` of version 10 (1024x8192x28672) found the tensor pipe 46%
 //! busy and its warps stalled, per instruction issued, 0.9 cycles at the
 //! block barrier every step and 1.0 on global loads (the group constants),
@@ -19,8 +31,8 @@
 //!   step, whose `wgmma.wait` leaves only that chunk's MMAs pending).
 //!
 //! The producers, the consumers and the ring are `hopper::pipeline`,
-//! which versions 13, 19 and 22 to 24 share: what differs (how the
-//! activations and codes reach a stage) is a `hopper::Feed`; version 12's
+//! which versions 12, 13, 19 and 22 to 24 share: what differs (how the
+//! activations and codes reach a stage) is a `hopper::Feed`; version 22's
 //! copies them both. The pipeline is generic over the tile (`WgmmaTile`):
 //! version 19 runs it with version 18's 64-row tile.
 //!
@@ -88,25 +100,28 @@
 //! dynamic shared memory. In the `sm_80` PTX the entry points trap.
 
 use super::GroupParams;
-use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tiled_entry_points};
+use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
+use crate::tma::{TensorMap, tensor_map_address};
 use super::v10::{WgmmaTile, wgmma_tile};
 use crate::float::Bf16;
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 
-/// The producer-consumer main loop of versions 12 and 22 (`hopper::pipeline`
+/// The producer-consumer main loop of version 22 (`hopper::pipeline`
 /// with the producers copying the activations): `TILES` MMA tiles of 64
 /// weight rows a warpgroup, `ACC` accumulators a thread and tile, as
 /// [`super::v10::WarpgroupGemm`]; its other constants come from
 /// `WgmmaTile`.
 pub(super) struct ProducerConsumer<const TILES: usize, const ACC: usize>;
 
-/// Version 12's main loop (launch shape above).
-pub(super) type V12 = ProducerConsumer<2, 64>;
+/// Version 12's main loop (launch shape above), on version 23's feed
+/// (`v23::TensorMapGemm`) with a cluster of one: version 13 without the
+/// shared activations.
+pub(super) type V12 = super::v23::TensorMapGemm<64, 1, 1>;
 
 wgmma_tile!(V12, v12);
 
-tiled_entry_points! {
+tensor_map_entry_points! {
     V12: int4_linear_v12_f16, int4_linear_v12_bf16;
     split_k: int4_linear_v12_split_k_f16, int4_linear_v12_split_k_bf16
 }
