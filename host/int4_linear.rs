@@ -186,23 +186,42 @@ pub const V23_KERNELS: PerFloat<Option<&str>> =
 pub const V23_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
     PerFloat { f32: None, f16: Some("int4_linear_v23_split_k_f16"), bf16: Some("int4_linear_v23_split_k_bf16") };
 
-/// Version 12's entry points (version 10 with a producer warpgroup; sm_90a only).
-pub const V12_KERNELS: PerFloat<Option<&str>> =
-    PerFloat { f32: None, f16: Some("int4_linear_v12_f16"), bf16: Some("int4_linear_v12_bf16") };
+/// Version 12's entry points (version 10 with producer warpgroups, on
+/// version 13's feed without its cluster; sm_90a only): for G = 32 and 64,
+/// then for G = 128 (`_g128_`, which take the layer's packed constants in
+/// the scales' place). The first two arguments are tensor maps of `x` and
+/// `qweight` (see [`XTensorMap`], [`QweightTensorMap`]).
+pub const V12_KERNELS: [PerFloat<Option<&str>>; 2] = [
+    PerFloat { f32: None, f16: Some("int4_linear_v12_f16"), bf16: Some("int4_linear_v12_bf16") },
+    PerFloat { f32: None, f16: Some("int4_linear_v12_g128_f16"), bf16: Some("int4_linear_v12_g128_bf16") },
+];
 
-/// Version 12's split-K entry points (see [`SplitK`]).
-pub const V12_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
-    PerFloat { f32: None, f16: Some("int4_linear_v12_split_k_f16"), bf16: Some("int4_linear_v12_split_k_bf16") };
+/// Version 12's split-K entry points (see [`SplitK`]), as [`V12_KERNELS`].
+pub const V12_SPLIT_K_KERNELS: [PerFloat<Option<&str>>; 2] = [
+    PerFloat { f32: None, f16: Some("int4_linear_v12_split_k_f16"), bf16: Some("int4_linear_v12_split_k_bf16") },
+    PerFloat {
+        f32: None,
+        f16: Some("int4_linear_v12_split_k_g128_f16"),
+        bf16: Some("int4_linear_v12_split_k_g128_bf16"),
+    },
+];
 
 /// Version 13's entry points (version 12 in clusters of two blocks that
-/// share the activations; sm_90a only). The first argument is a tensor map
-/// of `x` (see [`XTensorMap`]) in place of its address.
-pub const V13_KERNELS: PerFloat<Option<&str>> =
-    PerFloat { f32: None, f16: Some("int4_linear_v13_f16"), bf16: Some("int4_linear_v13_bf16") };
+/// share the activations; sm_90a only), as [`V12_KERNELS`].
+pub const V13_KERNELS: [PerFloat<Option<&str>>; 2] = [
+    PerFloat { f32: None, f16: Some("int4_linear_v13_f16"), bf16: Some("int4_linear_v13_bf16") },
+    PerFloat { f32: None, f16: Some("int4_linear_v13_g128_f16"), bf16: Some("int4_linear_v13_g128_bf16") },
+];
 
-/// Version 13's split-K entry points (see [`SplitK`]).
-pub const V13_SPLIT_K_KERNELS: PerFloat<Option<&str>> =
-    PerFloat { f32: None, f16: Some("int4_linear_v13_split_k_f16"), bf16: Some("int4_linear_v13_split_k_bf16") };
+/// Version 13's split-K entry points (see [`SplitK`]), as [`V12_KERNELS`].
+pub const V13_SPLIT_K_KERNELS: [PerFloat<Option<&str>>; 2] = [
+    PerFloat { f32: None, f16: Some("int4_linear_v13_split_k_f16"), bf16: Some("int4_linear_v13_split_k_bf16") },
+    PerFloat {
+        f32: None,
+        f16: Some("int4_linear_v13_split_k_g128_f16"),
+        bf16: Some("int4_linear_v13_split_k_g128_bf16"),
+    },
+];
 
 /// Version 7's entry points (a tiled GEMM for large `m`).
 pub const V7_KERNELS: PerFloat<Option<&str>> =
@@ -680,6 +699,8 @@ impl Int4LinearVersion {
     /// first of its two kernels).
     pub fn kernel<T: Float>(self, m: usize, group_size: usize) -> Option<&'static str> {
         let wide = wide_tile(m);
+        // Versions 12 and 13's entry points for G = 128 alone.
+        let g128 = (group_size == int4::packed_constants::GROUP_SIZE) as usize;
         let f32_only = |name| PerFloat { f32: Some(name), f16: None, bf16: None };
         let names = match self {
             Self::V1 if m == 1 => f32_only(V1_DECODE_KERNEL),
@@ -707,10 +728,10 @@ impl Int4LinearVersion {
             Self::V23 { .. } => V23_KERNELS,
             Self::V24 { split_k } if split_k > 1 => V24_SPLIT_K_KERNELS,
             Self::V24 { .. } => V24_KERNELS,
-            Self::V12 { split_k } if split_k > 1 => V12_SPLIT_K_KERNELS,
-            Self::V12 { .. } => V12_KERNELS,
-            Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS,
-            Self::V13 { .. } => V13_KERNELS,
+            Self::V12 { split_k } if split_k > 1 => V12_SPLIT_K_KERNELS[g128],
+            Self::V12 { .. } => V12_KERNELS[g128],
+            Self::V13 { split_k } if split_k > 1 => V13_SPLIT_K_KERNELS[g128],
+            Self::V13 { .. } => V13_KERNELS[g128],
             Self::V17 { row_groups, warps } => {
                 let (per_group, most) = (warps / row_groups.max(1), v17::MAX_WARPS[wide as usize]);
                 let fixed = V17_FIXED_WARPS.iter().position(|&w| w == per_group && w <= most).map_or(0, |i| i + 1);
@@ -1166,16 +1187,15 @@ pub fn plan_version<T: Float>(
     let x_tensor_map =
         x_box.map(|(box_columns, box_rows)| XTensorMap { rows: m, columns: shape.k, box_columns, box_rows });
     // Versions 12, 13, 19, 23 and 24 (version 23's feed) read the codes
-    // through a map of them; all but versions 12 and 13 (128 accumulators a
-    // thread, no room for the packed form's loop) read, where a step is
-    // one group, the packed constants.
+    // through a map of them, and where a step is one group the packed
+    // constants (versions 12 and 13 in their `_g128_` entry points).
     use Int4LinearVersion::{V12, V13, V19, V23, V24};
     let qweight_tensor_map = matches!(version, V12 { .. } | V13 { .. } | V19 { .. } | V23 { .. } | V24 { .. })
         .then_some(QweightTensorMap {
             words_per_row: int4::padded_words_per_row(shape.k),
             bands: shape.n.div_ceil(int4::BAND_ROWS),
         });
-    let packed_constants = matches!(version, V19 { .. } | V23 { .. } | V24 { .. })
+    let packed_constants = matches!(version, V12 { .. } | V13 { .. } | V19 { .. } | V23 { .. } | V24 { .. })
         && shape.group_size == int4::packed_constants::GROUP_SIZE;
     Ok(Some(Int4LinearPlan { launch, split_k, x_tensor_map, qweight_tensor_map, packed_constants }))
 }

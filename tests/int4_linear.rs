@@ -462,8 +462,9 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
     let plan =
         int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), V22 { split_k: 1 })?.ok_or("no plan")?;
     ensure(plan.x_tensor_map.is_none() && plan.qweight_tensor_map.is_none(), || format!("{plan:?}"))?;
-    // Versions 19, 23 and 24 take the layer's packed constants in the
-    // scales' place at G = 128 only; the others never.
+    // Versions 12, 13, 19, 23 and 24 take the layer's packed constants in
+    // the scales' place at G = 128 only (versions 12 and 13 in their
+    // `_g128_` entry points); version 22 never.
     let g128 = Int4Shape::new(600, 384, 128, Int4Mode::Asymmetric)?;
     let versions = [
         V12 { split_k: 1 },
@@ -477,8 +478,15 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         for shape in [&shape, &g128] {
             let plan =
                 int4_linear::plan_version::<f16>(shape, &buffers(257, shape, true), version)?.ok_or("no plan")?;
-            let expected = shape.group_size == 128 && matches!(version, V19 { .. } | V23 { .. } | V24 { .. });
+            let g128 = shape.group_size == 128;
+            let expected = g128 && !matches!(version, V22 { .. });
             ensure(plan.packed_constants == expected, || format!("G = {}: {plan:?}", shape.group_size))?;
+            let (number, split) = (version.number(), if version.split_k() == Some(1) { "" } else { "split_k_" });
+            let entry = match version {
+                V12 { .. } | V13 { .. } if g128 => format!("int4_linear_v{number}_g128_f16"),
+                _ => format!("int4_linear_v{number}_{split}f16"),
+            };
+            ensure(plan.launch.kernel == entry, || format!("G = {}: {plan:?}", shape.group_size))?;
         }
     }
     ensure(Int4LinearVersion::ALL.iter().all(|v| v.number() >= 10 || v.runs_on((8, 0))), || "runs_on".into())

@@ -140,7 +140,7 @@ pub mod int4 {
 
     /// The group constants of a layer at `G = 128` converted once, at
     /// load time, for one half activation type `T` (f16 or bf16), as
-    /// versions 19, 23 and 24 read them: `u16` halves laid out
+    /// versions 19, 23 and 24 (and 12 and 13's `_g128_` entry points) read them: `u16` halves laid out
     /// `[group][row][halves_per_row]` with the rows padded to a multiple
     /// of [`PACKED_CONSTANT_ROWS`] (zeros past `n`). A row's halves are
     /// the scale as `T`, then, for asymmetric weights only, `-(MAGIC + z)`
@@ -153,7 +153,7 @@ pub mod int4 {
     /// [`PACKED_CONSTANT_ROWS`]: packed_constants::PACKED_CONSTANT_ROWS
     pub mod packed_constants {
         /// Rows of the layout are padded to a multiple of this: the tile's
-        /// weight rows in versions 19, 23 and 24.
+        /// weight rows in versions 12, 13, 19, 23 and 24.
         pub const PACKED_CONSTANT_ROWS: usize = 256;
         /// The only group size laid out this way: a step of 128 columns is
         /// one group.

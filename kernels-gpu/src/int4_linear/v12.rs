@@ -126,6 +126,17 @@ tensor_map_entry_points! {
     split_k: int4_linear_v12_split_k_f16, int4_linear_v12_split_k_bf16
 }
 
+/// Version 12's main loop at G = 128 alone (its `_g128_` entry points):
+/// the layer's packed constants, as version 23 reads them.
+pub(super) type V12G128 = super::v23::TensorMapGemm<64, 1, 1, true>;
+
+wgmma_tile!(V12G128, v12);
+
+tensor_map_entry_points! {
+    V12G128: int4_linear_v12_g128_f16, int4_linear_v12_g128_bf16;
+    split_k: int4_linear_v12_split_k_g128_f16, int4_linear_v12_split_k_g128_bf16
+}
+
 impl<const TILES: usize, const ACC: usize> TiledGemm for ProducerConsumer<TILES, ACC>
 where
     Self: WgmmaTile,
@@ -145,7 +156,7 @@ where
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
-            hopper::pipeline::<T, _, Self, TILES, ACC, 1>(hopper::CopiedStages { x, qweight }, groups, dims, steps, out)
+            hopper::pipeline::<T, _, Self, TILES, ACC, 1, false>(hopper::CopiedStages { x, qweight }, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
         super::v10::sm90a_only((x, qweight, groups, dims, steps, out));
@@ -171,7 +182,7 @@ pub(super) mod hopper {
     use core::num::NonZeroU32;
     use core::ops::Range;
     // The same in every producer-consumer version (`producer_consumer_loop!`).
-    use quant_kernels_abi::int4::packed_constants::{PACKED_CONSTANT_ROWS, halves_per_row, index};
+    use quant_kernels_abi::int4::packed_constants::{PACKED_CONSTANT_ROWS, halves_per_row, index, padded_rows};
     use quant_kernels_abi::int4::{BAND_ROWS, STEP_WORDS, row_start};
     use quant_kernels_abi::int4_linear::v12::{
         BLOCK_THREADS, CONSUMER_REGISTERS, CONSUMER_THREADS, GROUPS_PER_STEP, PRODUCER_REGISTERS, PRODUCER_THREADS,
@@ -445,6 +456,7 @@ pub(super) mod hopper {
         const TILES: usize,
         const ACC: usize,
         const ROWS: usize,
+        const G128: bool,
     >(
         feed: F,
         groups: GroupParams,
@@ -465,7 +477,7 @@ pub(super) mod hopper {
         // group for feeds of packed constants (see `Feed::PACKED_CONSTANTS`):
         // `one_group` below, spelled out here (computing it once, before
         // the barriers' set-up, moved the PTX of versions 13 to 24).
-        let packed = F::PACKED_CONSTANTS && ACC <= 32 && StepGroups::new(&groups, dims.2).one_group();
+        let packed = F::PACKED_CONSTANTS && (ACC <= 32 || G128) && StepGroups::new(&groups, dims.2).one_group();
         let stages = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
         let ring =
             Ring::<S> { stages, barriers: stages + S::STAGES as u32 * Ring::<S>::STAGE_STRIDE, tile: PhantomData };
@@ -483,11 +495,12 @@ pub(super) mod hopper {
         feed.meet();
         // Where a step is one group (G = 128) the producers store its
         // constants once and the consumers read them once, in place of
-        // four slots each (run 27). Not for versions 12 and 13, whose 128
-        // accumulators a thread leave too few registers for a second copy
-        // of the consumers' loop: ptxas spilled 1.6 KB a thread in their
-        // unsplit entry points.
-        let one_group = ACC <= 32 && StepGroups::new(&groups, dims.2).one_group();
+        // four slots each (run 27). Versions 12 and 13 only in their
+        // `_g128_` entry points (`G128`, where a step is always one group):
+        // their 128 accumulators a thread leave too few registers for the
+        // consumers' loops of both kinds in one entry point (ptxas spilled
+        // 1.6 KB a thread in their unsplit ones).
+        let one_group = (ACC <= 32 || G128) && StepGroups::new(&groups, dims.2).one_group();
         let origin = TileOrigin::of_block(F::CLUSTER);
         // Each thread waits for the previous grid (see `grid_dependency`)
         // before it touches global memory: the producers after their L2
@@ -582,6 +595,14 @@ pub(super) mod hopper {
         // the scalar way 1.5-2% slower at 16 x 28672 x 8192 (run 33, call E).
         // Versions without windows compile the scalar way alone.
         let windowed = step_groups.windowed::<S>(groups);
+        // The first row of the packed constants a step copies: a grid of
+        // whole clusters (version 13) may hold a block past the last
+        // rows' block, which reads that block's constants (its own rows
+        // are never stored) rather than past the array.
+        let constants_row = match F::CLUSTER.get() {
+            1 => first_row,
+            _ => first_row.min(padded_rows(n) - PACKED_CONSTANT_ROWS),
+        };
         let mut windows = [ConstantWindows::EMPTY; ROWS];
         for first_m in origin.activation_tiles(m, S::BLOCK_M) {
             let (x, qweight) = (feed.copied_x(), feed.copied_codes());
@@ -622,11 +643,12 @@ pub(super) mod hopper {
                                         && S::PARAM_BYTES >= packed_step_bytes(false) as usize)
                             )
                         };
-                        // Group i's row first_row and the 255 after it are in
-                        // the padded array, 16-byte aligned (rows a multiple
-                        // of 256); the stage's constants are free (the wait
-                        // above); the full barrier expects their bytes below.
-                        let first = groups.scales.add(index(n, first_row, i, symmetric));
+                        // Group i's row constants_row and the 255 after it
+                        // are in the padded array, 16-byte aligned (rows a
+                        // multiple of 256); the stage's constants are free
+                        // (the wait above); the full barrier expects their
+                        // bytes below.
+                        let first = groups.scales.add(index(n, constants_row, i, symmetric));
                         tma::load_bulk(stage + S::STAGE_BYTES as u32, first, packed_step_bytes(symmetric), ring.full(fill));
                     } else {
                         for r in 0..ROWS {

@@ -21,9 +21,22 @@
 //! bf16, cold, three rounds): 3.0-3.1% faster at 128 x 28672 x 8192 and
 //! 128 x 8192 x 28672, 4.8% at 128 x 11008 x 4096, 7.1% at 128 x 4096 x
 //! 4096, 1.8% at 128 x 4096 x 11008; 2.2-4.6% at M = 256 but 8192 x
-//! 28672 (3.5% faster to 1.8% slower between rounds). Version 13
-//! does not take the packed constants (its 128 accumulators a thread
-//! leave no room for that loop: see `v12::hopper::pipeline`).
+//! 28672 (3.5% faster to 1.8% slower between rounds).
+//!
+//! **At G = 128** (run 58) the host launches the `_g128_` entry points
+//! (`V13G128`), whose group size is 128 whatever the argument: they take
+//! the layer's packed constants as version 23 does (producer thread 0
+//! copies a step's 256 rows of them with one bulk copy, the other producer
+//! threads stop, the consumers read a row's constants once a step). The
+//! G-generic entry points keep the producers' slots: their 128
+//! accumulators a thread leave no room for both kinds of consumer loop in
+//! one entry point (see `v12::hopper::pipeline`). Measured (H200, run 58
+//! call B, bf16, symmetric, cold, two rounds): 2.7% faster at 128 x 28672
+//! x 8192 (92.0 against 94.6 µs), 3.0% at 128 x 8192 x 28672, 2.9% at
+//! 128 x 4096 x 11008, 0.4-0.5% at the two other shapes; 0.5-2.6% at M =
+//! 256. Version 12's (the same loop without the cluster) gained 7-9% on
+//! the two largest shapes and came out faster than version 13's (89.1
+//! against 92.0 µs at 128 x 28672 x 8192).
 //!
 //! **Barriers.** A stage's `full` barrier completes when the block's own
 //! producer arrivals are in (version 12's) and the 32 KB of activations
@@ -87,6 +100,17 @@ wgmma_tile!(V13, v13, windows on short rows);
 tensor_map_entry_points! {
     V13: int4_linear_v13_f16, int4_linear_v13_bf16;
     split_k: int4_linear_v13_split_k_f16, int4_linear_v13_split_k_bf16
+}
+
+/// Version 13's main loop at G = 128 alone (its `_g128_` entry points):
+/// the layer's packed constants, as version 23 reads them.
+pub(super) type V13G128 = TensorMapGemm<64, 1, CLUSTER, true>;
+
+wgmma_tile!(V13G128, v13, windows on short rows);
+
+tensor_map_entry_points! {
+    V13G128: int4_linear_v13_g128_f16, int4_linear_v13_g128_bf16;
+    split_k: int4_linear_v13_split_k_g128_f16, int4_linear_v13_split_k_g128_bf16
 }
 
 #[cfg(target_feature = "sm_90a")]

@@ -104,8 +104,11 @@ use core::ops::Range;
 /// tile (8: version 22's 16 activation rows, by `mma.sync`; 16: version
 /// 24's 32, by `mma.sync`; 32: version 19's 64, by `wgmma`), and `ROWS`
 /// weight rows' constants a producer thread where `G` is not 128 (see
-/// `pipeline`).
-pub(super) struct TensorMapGemm<const ACC: usize, const ROWS: usize, const CLUSTER: usize>;
+/// `pipeline`). With `G128` (versions 12 and 13's `_g128_` entry points,
+/// which the host launches at G = 128 alone) the group size is 128 whatever
+/// the argument, so that the pipeline compiles its one-group loops alone,
+/// which 128 accumulators a thread leave room for one way of at a time.
+pub(super) struct TensorMapGemm<const ACC: usize, const ROWS: usize, const CLUSTER: usize, const G128: bool = false>;
 
 /// Version 23's main loop (launch shape above).
 pub(super) type V23 = TensorMapGemm<8, 1, 1>;
@@ -117,7 +120,8 @@ tensor_map_entry_points! {
     split_k: int4_linear_v23_split_k_f16, int4_linear_v23_split_k_bf16
 }
 
-impl<const ACC: usize, const ROWS: usize, const CLUSTER: usize> TiledGemm for TensorMapGemm<ACC, ROWS, CLUSTER>
+impl<const ACC: usize, const ROWS: usize, const CLUSTER: usize, const G128: bool> TiledGemm
+    for TensorMapGemm<ACC, ROWS, CLUSTER, G128>
 where
     Self: WgmmaTile,
 {
@@ -136,9 +140,14 @@ where
         #[cfg(target_feature = "sm_90a")]
         // SAFETY: forwarded from the caller.
         unsafe {
+            use quant_kernels_abi::int4::packed_constants;
             let x = super::v13::hopper::ActivationBoxes::new(x);
             let feed = hopper::TensorMapCopies::<ACC, CLUSTER> { x, codes: qweight };
-            super::v12::hopper::pipeline::<T, _, Self, 2, ACC, ROWS>(feed, groups, dims, steps, out)
+            let groups = match G128 {
+                true => GroupParams::new(groups.scales, groups.zeros, dims.2, packed_constants::GROUP_SIZE as u32),
+                false => groups,
+            };
+            super::v12::hopper::pipeline::<T, _, Self, 2, ACC, ROWS, G128>(feed, groups, dims, steps, out)
         };
         #[cfg(not(target_feature = "sm_90a"))]
         super::v10::sm90a_only((x, qweight, groups, dims, steps, out));
