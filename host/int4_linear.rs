@@ -461,45 +461,33 @@ impl Int4LinearVersion {
             _ if m <= v19::BLOCK_M && Self::V19 { split_k: 1 }.runs_on(device.compute_capability) => {
                 Self::V19 { split_k: 1 }
             }
-            // Past it version 13 with its split, or version 12 with the same
-            // split where the model predicts it faster: where version 13's
-            // grid of whole clusters takes more waves than version 12's
-            // blocks (at n = 256, one weight tile, half its grid is
-            // padding). From run 57, whose sitting (H200) measured version
-            // 13 with its codes by the TMA unit 0.90-0.96x of version 12's
-            // time from M = 128 to 8192 on every benchmark shape, its model
-            // steps are 0.91x version 12's: 8192 x 11008 x 4096 (44 blocks
-            // of version 13 a row of the grid against 43, 22 waves against
-            // 21), where version 12 had been faster (1242.48 µs against
-            // 1303.89, run 44, call C), took version 13's 1217.32 against
-            // version 12's 1257.22 in that sitting.
+            // Past it version 12 with its split. From run 58 version 12 is
+            // fed as version 13 is (the TMA unit, and at G = 128 the packed
+            // constants), without the cluster, and took 0.95-0.99 of version
+            // 13's time on most unsplit calls from M = 128 to 8192
+            // (1.00-1.007 at 256 x 28672 x 8192 and at M = 8192 on 4096 x
+            // 11008 and 8192 x 28672; run 58 call C); with no grid padded to
+            // whole clusters either, the model would never predict version
+            // 13 faster, so it is not asked (runs 44 to 57 took version 13
+            // except where its padding cost a wave, and in some split calls).
             //
-            // Up to version 13's 128 rows, two of version 19's tiles where
+            // Up to version 12's 128 rows, two of version 19's tiles where
             // the split model predicts them faster (each version with its
             // own split): at 128 x 4096 x 4096 version 19 split 4 took
             // 17.50 µs against version 13 split 8's 19.59, and on the
             // other four benchmark shapes at M = 128, where the model
             // predicts version 13, version 13 was faster (run 26, call F).
             //
-            // Runs 44 to 56 took version 12 in split calls of symmetric
-            // weights at G = 128, where it had been 0.3-5.5% faster than
-            // version 13 (128 x 11008 x 4096, 256 x 4096 x 4096); run 57's
-            // version 13 was 2.0% and 1.6% faster there.
-            _ if Self::V13 { split_k: 1 }.runs_on(device.compute_capability) => {
-                let (v12, v13, v19) = (Self::V12 { split_k: 1 }, Self::V13 { split_k: 1 }, Self::V19 { split_k: 1 });
-                let (split, v13_ns) = tiled_split(v13, m, n, k, device);
-                let v12_ns = v12
-                    .tiled_block()
-                    .map_or(u128::MAX, |block| tiled_predicted_ns(&block, (m, n, k), device, split as usize));
-                let pick = if v12_ns < v13_ns { v12 } else { v13 };
-                let pick_ns = v12_ns.min(v13_ns);
-                if m <= v13::BLOCK_M {
+            _ if Self::V12 { split_k: 1 }.runs_on(device.compute_capability) => {
+                let (v12, v19) = (Self::V12 { split_k: 1 }, Self::V19 { split_k: 1 });
+                let (split, v12_ns) = tiled_split(v12, m, n, k, device);
+                if m <= v12::BLOCK_M {
                     let (v19_split, v19_ns) = tiled_split(v19, m, n, k, device);
-                    if v19_ns < pick_ns {
+                    if v19_ns < v12_ns {
                         return v19.with_split_k(v19_split);
                     }
                 }
-                return pick.with_split_k(split);
+                return v12.with_split_k(split);
             }
             _ => Self::V7 { split_k: 1 },
         };
@@ -549,8 +537,12 @@ impl Int4LinearVersion {
         // The steps: 2.0 µs for version 7 (run 8: 65.5 µs for 32 steps),
         // 2.4 µs for version 10 (run 14: 76.2 µs for 32 steps at
         // 1024x4096x4096, a tile twice version 7's), 2.45 µs for version 11
-        // (run 14: 78.9 µs, the same tile area), 2.05 µs for version 12 (run
-        // 15: 65.3 µs, the same tile as version 10), 1.87 µs for version 13
+        // (run 14: 78.9 µs, the same tile area), 1.80 µs for version 12 (run
+        // 15's 2.05 µs, 65.3 µs, the same tile as version 10; on version
+        // 13's feed with the packed constants at G = 128 it took 0.95-0.99
+        // of version 13's time from M = 128 to 8192 in the unsplit calls of
+        // the five benchmark shapes, 1.00-1.007 at three, run 58 call C),
+        // 1.87 µs for version 13
         // (run 17's 2.0 µs, 63.7 µs, was 0.976 of version 12's; its codes by
         // the TMA unit took 0.90-0.93 of version 12's time at M = 8192 on
         // the shapes whose grids it does not pad, run 57, call C), 1.65 µs for
@@ -561,7 +553,7 @@ impl Int4LinearVersion {
             Self::V7 { .. } => tiled_block!(v7, None, 2000),
             Self::V10 { .. } => tiled_block!(v10, 2400),
             Self::V11 { .. } => tiled_block!(v11, 2450),
-            Self::V12 { .. } => tiled_block!(v12, 2050),
+            Self::V12 { .. } => tiled_block!(v12, 1800),
             Self::V13 { .. } => tiled_block!(v13, 1870, cluster v13::CLUSTER),
             Self::V18 { .. } => tiled_block!(v18, 1650),
             Self::V19 { .. } => tiled_block!(v19, 1310),

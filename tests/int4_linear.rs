@@ -126,15 +126,15 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     ensure(chosen == Int4LinearVersion::V2, || "f32 decode".into())?;
     // The tiled GEMM past v7::ABOVE_M rows, for half types only (their
     // splits of K: plans_split_k): on the H100 version 24 up to its 32-row
-    // tile, 19 up to its 64-row one, 19 or 13 up to 13's 128 rows, 13 past them (or 12, where 13's
-    // whole clusters take more waves); 7 elsewhere.
+    // tile, 19 up to its 64-row one, 19 or 12 up to 12's 128 rows, 12 past
+    // them (version 13 is not picked from run 58); 7 elsewhere.
     let a100 = DeviceInfo { compute_capability: (8, 0), multiprocessors: 108 };
     for (m, n) in [(v7::ABOVE_M + 1, 65 * v7::BLOCK_N), (64, 4096), (128, 4096), (129, 11008), (8192, 4096)] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, 4096, &H100);
         let wgmma = match chosen {
             Int4LinearVersion::V24 { .. } => m <= v24::BLOCK_M,
-            Int4LinearVersion::V19 { .. } => m > v24::BLOCK_M && m <= v13::BLOCK_M,
-            Int4LinearVersion::V13 { .. } => m > v19::BLOCK_M,
+            Int4LinearVersion::V19 { .. } => m > v24::BLOCK_M && m <= v12::BLOCK_M,
+            Int4LinearVersion::V12 { .. } => m > v19::BLOCK_M,
             _ => false,
         };
         ensure(wgmma, || format!("m = {m}, n = {n}: {chosen:?}"))?;
@@ -145,11 +145,10 @@ fn plans_check_shapes(_: &mut Rng) -> TestResult {
     ensure(matches!(chosen, Int4LinearVersion::V17 { .. }), || format!("m = {}: {chosen:?}", v7::ABOVE_M))?;
     let chosen = Int4LinearVersion::best_for::<f32>(1024, 4096, 4096, &H100);
     ensure(chosen == Int4LinearVersion::V1, || "f32 GEMM".into())?;
-    // Version 13 past 128 rows and in split calls where runs 44 to 56 took
-    // version 12 (symmetric weights, G = 128; run 57's sitting measured
-    // version 13 faster there), with the same split.
-    let v13 = |split_k| Int4LinearVersion::V13 { split_k };
-    for (m, n, k, expected) in [(128, 11008, 4096, v13(3)), (256, 4096, 4096, v13(4)), (128, 4096, 11008, v13(8))] {
+    // Version 12 in the split calls where run 57 took version 13 (run 58's
+    // sitting measured version 12 faster there), with the same split.
+    let v12 = |split_k| Int4LinearVersion::V12 { split_k };
+    for (m, n, k, expected) in [(128, 11008, 4096, v12(3)), (256, 4096, 4096, v12(4)), (128, 4096, 11008, v12(8))] {
         let chosen = Int4LinearVersion::best_for::<bf16>(m, n, k, &H100);
         ensure(chosen == expected, || format!("{m}x{n}x{k}: {chosen:?}"))?;
     }
@@ -237,21 +236,19 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     use Int4LinearVersion::{V7, V10, V11, V12, V13, V18, V19, V22, V23, V24};
     // The predicted best splits (docs/PERF.md, "v7 split-K", runs 13, 15, 17,
     // 23, 24 and 26, and 43): on the H100 version 24 up to 32 rows, 19 up
-    // to 64, 19 or
-    // 13 (the faster predicted) up to 128, 13 past them, 12 with 13's split
-    // where 13's whole clusters are predicted a wave longer;
-    // version 7 on a device of as many
+    // to 64, 19 or 12 (the faster predicted) up to 128, 12 past them
+    // (version 13 is not picked from run 58); version 7 on a device of as many
     // multiprocessors that has no sm_90a (its tiles are half as tall).
     let no_sm90a = DeviceInfo { compute_capability: (10, 0), multiprocessors: 132 };
     for (m, n, k, v7_split, h100) in [
         (128, 4096, 4096, 4, V19 { split_k: 4 }),
         (64, 4096, 4096, 4, V19 { split_k: 8 }),
         (64, 8192, 28672, 2, V19 { split_k: 4 }),
-        (128, 4096, 11008, 4, V13 { split_k: 8 }),
-        (128, 8192, 28672, 2, V13 { split_k: 4 }),
-        (256, 4096, 4096, 2, V13 { split_k: 4 }),
-        (128, 11008, 4096, 1, V13 { split_k: 3 }),
-        (128, 28672, 8192, 1, V13 { split_k: 1 }),
+        (128, 4096, 11008, 4, V12 { split_k: 8 }),
+        (128, 8192, 28672, 2, V12 { split_k: 4 }),
+        (256, 4096, 4096, 2, V12 { split_k: 4 }),
+        (128, 11008, 4096, 1, V12 { split_k: 3 }),
+        (128, 28672, 8192, 1, V12 { split_k: 1 }),
         (64, 28672, 8192, 1, V19 { split_k: 1 }),
         (32, 28672, 8192, 1, V24 { split_k: 1 }),
         (32, 4096, 4096, 4, V24 { split_k: 8 }),
@@ -259,15 +256,12 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
         (32, 8192, 28672, 2, V24 { split_k: 4 }),
         (17, 11008, 4096, 1, V24 { split_k: 3 }),
         (33, 11008, 4096, 1, V19 { split_k: 3 }),
-        (65, 28672, 8192, 1, V13 { split_k: 1 }),
-        (1024, 4096, 4096, 1, V13 { split_k: 1 }),
-        (1024, 8192, 28672, 1, V13 { split_k: 1 }),
-        (8192, 4096, 4096, 1, V13 { split_k: 1 }),
-        (1024, 11008, 4096, 1, V13 { split_k: 1 }),
-        // Version 13's whole clusters take 22 waves to version 12's 21 (43
-        // weight tiles), of steps 0.91x as long (run 57); at n = 256 (one
-        // tile) half its grid is padding.
-        (8192, 11008, 4096, 1, V13 { split_k: 1 }),
+        (65, 28672, 8192, 1, V12 { split_k: 1 }),
+        (1024, 4096, 4096, 1, V12 { split_k: 1 }),
+        (1024, 8192, 28672, 1, V12 { split_k: 1 }),
+        (8192, 4096, 4096, 1, V12 { split_k: 1 }),
+        (1024, 11008, 4096, 1, V12 { split_k: 1 }),
+        (8192, 11008, 4096, 1, V12 { split_k: 1 }),
         (1024, 256, 4096, 8, V12 { split_k: 8 }),
     ] {
         let chosen = Int4LinearVersion::best_for::<f16>(m, n, k, &H100);
@@ -280,12 +274,12 @@ fn plans_split_k(rng: &mut Rng) -> TestResult {
     let chosen = Int4LinearVersion::best_for::<bf16>(128, 4096, 4096, &a100);
     ensure(chosen == V7 { split_k: 3 }, || format!("A100: {chosen:?}"))?;
     // Too few steps for two slices of MIN_SLICE_STEPS: no split (version
-    // 19's two tiles predicted faster than version 13's one).
+    // 19's two tiles predicted faster than version 12's one).
     let short = (2 * v7::MIN_SLICE_STEPS - 1) * v7::STEP_K;
     let chosen = Int4LinearVersion::best_for::<bf16>(128, 128, short, &H100);
     ensure(chosen == V19 { split_k: 1 }, || format!("K = {short}: {chosen:?}"))?;
     let chosen = Int4LinearVersion::best_for::<bf16>(129, 128, short, &H100);
-    ensure(chosen == V13 { split_k: 1 }, || format!("K = {short}, m = 129: {chosen:?}"))?;
+    ensure(chosen == V12 { split_k: 1 }, || format!("K = {short}, m = 129: {chosen:?}"))?;
     // Any shape and device: no slice empty or shorter than MIN_SLICE_STEPS,
     // no more slices than multiprocessors.
     for _ in 0..5000 {

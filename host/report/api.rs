@@ -225,8 +225,8 @@ mod tests {
         let shape = LinearShape { m: 1024, n: 4096, k: 4096, group: 128, mode: Int4Mode::Symmetric };
         for (version, kernel, block) in [
             (Int4LinearVersion::V7 { split_k: 1 }, "int4_linear_v7_bf16", v7::BLOCK_THREADS),
-            (Int4LinearVersion::V12 { split_k: 1 }, "int4_linear_v12_bf16", v12::BLOCK_THREADS),
-            (Int4LinearVersion::V13 { split_k: 1 }, "int4_linear_v13_bf16", v13::BLOCK_THREADS),
+            (Int4LinearVersion::V12 { split_k: 1 }, "int4_linear_v12_g128_bf16", v12::BLOCK_THREADS),
+            (Int4LinearVersion::V13 { split_k: 1 }, "int4_linear_v13_g128_bf16", v13::BLOCK_THREADS),
         ] {
             let mut variants = sweep.variants(Op::Linear, &[version], Dtype::Bf16);
             variants.retain(|variant| linear_block_applies(variant, 1024));
