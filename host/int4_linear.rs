@@ -928,7 +928,7 @@ pub struct Int4LinearPlan {
     /// encode.
     pub qweight_tensor_map: Option<QweightTensorMap>,
     /// Whether the third argument is the address of the layer's packed
-    /// constants for `T` in place of `scales` (versions 19, 23 and 24 at
+    /// constants for `T` in place of `scales` (versions 12, 13, 19, 23 and 24 at
     /// `G = 128`): what [`Int4Weights::packed_constants`] returns for `T`,
     /// laid out as [`quant_kernels_abi::int4::packed_constants`] says.
     ///
@@ -956,7 +956,7 @@ pub struct XTensorMap {
     pub box_rows: usize,
 }
 
-/// The tensor map of the codes that the launches of versions 19, 23 and 24 take as their
+/// The tensor map of the codes that the launches of versions 12, 13, 19, 23 and 24 take as their
 /// second argument (a `CUtensorMap`, 128 bytes, passed by value):
 /// `cuTensorMapEncodeTiled` of `qweight`'s address as a 3-D array of 4-byte
 /// words (`CU_TENSOR_MAP_DATA_TYPE_UINT32`), dims `[16, words_per_row,
@@ -1210,7 +1210,7 @@ mod cuda {
         scales: DeviceBuffer<u16>,
         zeros: Option<DeviceBuffer<u8>>,
         bias: Option<DeviceBuffer<f32>>,
-        /// The constants converted for versions 19, 23 and 24, f16 then bf16
+        /// The constants converted for versions 12, 13, 19, 23 and 24, f16 then bf16
         /// ([`Int4Weights::packed_constants`]), where `G` is 128 and the
         /// device runs them.
         packed_constants: Option<[DeviceBuffer<u16>; 2]>,
@@ -1384,12 +1384,12 @@ mod cuda {
             }
             let (x, y) = (address(x), address(y));
             let qweight = address(&layer.qweight);
-            // Versions 19, 23 and 24 at G = 128 read T's packed constants in
+            // Versions 12, 13, 19, 23 and 24 at G = 128 read T's packed constants in
             // the scales' place (their producers then convert nothing); the
             // upload made them where the device runs those versions.
             let scales = match (plan.packed_constants, &layer.packed_constants) {
                 (false, _) => address(&layer.scales),
-                // (No f32 plan reads them: versions 19, 23 and 24 take half types only.)
+                // (No f32 plan reads them: versions 12, 13, 19, 23 and 24 take half types only.)
                 (true, Some([f16, bf16])) => PerFloat { f32: 0, f16: address(f16), bf16: address(bf16) }.get::<T>(),
                 (true, None) => return Err(not_on_device()),
             };

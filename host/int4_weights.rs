@@ -202,7 +202,7 @@ impl Int4Weights {
         self.scales[row * self.shape.groups_per_row() + group]
     }
 
-    /// The group constants converted once for versions 19, 23 and 24 with
+    /// The group constants converted once for versions 12, 13, 19, 23 and 24 with
     /// activations of type `T` (f16 or bf16), in the layout of
     /// [`quant_kernels_abi::int4::packed_constants`]: a row and group's
     /// scale rounded to `T` (exact in f16), then, for asymmetric weights,

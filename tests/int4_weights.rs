@@ -261,7 +261,7 @@ fn rejects_bad_input(_: &mut Rng) -> TestResult {
     )
 }
 
-/// The constants converted for versions 19, 23 and 24 (`Int4Weights::packed_constants`),
+/// The constants converted for versions 12, 13, 19, 23 and 24 (`Int4Weights::packed_constants`),
 /// read back by the layout `quant_kernels_abi::int4::packed_constants`
 /// documents: `u16` halves, `[group][row]` with rows padded with zeros to
 /// a multiple of 256, a row's scale as `T` and, with zero points only,

@@ -124,7 +124,7 @@ pub(super) mod hopper {
     /// The activations of a tile of `2 * ACC` rows, copied by the TMA unit
     /// from the tensor map of `x`: each block of a cluster of `CLUSTER`
     /// copies its rank's `2 * ACC / CLUSTER` rows into every block of it
-    /// (into its own with a cluster of one). Versions 13, 19, 23 and 24.
+    /// (into its own with a cluster of one). Versions 12, 13, 19, 23 and 24.
     pub(in crate::int4_linear) struct ActivationBoxes<const ACC: usize, const CLUSTER: usize> {
         map: TensorMapAddress,
         rank: u32,

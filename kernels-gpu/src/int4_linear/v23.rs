@@ -98,11 +98,12 @@ use crate::tma::{TensorMap, TensorMapAddress, tensor_map_address};
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 
-/// The main loop of versions 19, 23 and 24: version 12's
+/// The main loop of versions 12, 13, 19, 23 and 24: version 12's
 /// (`v12::hopper::pipeline`) fed by [`hopper::TensorMapCopies`], two MMA
 /// tiles of 64 weight rows a warpgroup with `ACC` accumulators a thread and
 /// tile (8: version 22's 16 activation rows, by `mma.sync`; 16: version
-/// 24's 32, by `mma.sync`; 32: version 19's 64, by `wgmma`), and `ROWS`
+/// 24's 32, by `mma.sync`; 32: version 19's 64, and 64: versions 12 and
+/// 13's 128, by `wgmma`), and `ROWS`
 /// weight rows' constants a producer thread where `G` is not 128 (see
 /// `pipeline`). With `G128` (versions 12 and 13's `_g128_` entry points,
 /// which the host launches at G = 128 alone) the group size is 128 whatever
