@@ -5,7 +5,7 @@
 //! cluster: `v23::TensorMapGemm<64, 1, 1>`, producer thread 0 copying a
 //! step's codes and activations with the TMA unit (two tensor maps, its
 //! first two arguments). Measured (H200, run 58 call A, bf16, symmetric,
-//! G = 128, cold, two rounds): 3.4-13.8% faster than with the producers'
+//! G = 128, cold, two rounds): 3.2-13.7% faster than with the producers'
 //! `cp.async` copies at M = 128 and 256 on the five benchmark shapes
 //! (128 x 8192 x 28672 split 4: 94.5 against 109.6 µs), and against
 //! version 13 2.8-4.6% faster in the split calls at 128 x 4096 x 4096,
