@@ -9,7 +9,7 @@
 //! `cp.async` copies at M = 128 and 256 on the five benchmark shapes
 //! (128 x 8192 x 28672 split 4: 94.5 against 109.6 µs), and against
 //! version 13 2.8-4.6% faster in the split calls at 128 x 4096 x 4096,
-//! 128 x 11008 x 4096 and 128 x 4096 x 11008, 1.2-2.2% slower on the two
+//! 128 x 11008 x 4096 and 128 x 4096 x 11008, 1.3-2.2% slower on the two
 //! largest shapes. What this file describes below, the producers copying
 //! both with `cp.async` (`CopiedStages`), is now version 22's feed.
 //!
