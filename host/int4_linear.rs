@@ -276,22 +276,24 @@ pub enum Int4LinearVersion {
     /// activation rows; a 3-stage ring. Compute capability 9.0 only; split
     /// as version 7.
     V11 { split_k: u32 },
-    /// Version 10's tile and MMAs with two producer warpgroups that do every
-    /// copy, meeting the MMA warpgroups through an mbarrier pair a stage
-    /// instead of a block barrier each step. Compute capability 9.0 only;
-    /// split as version 7. [`best_for`](Self::best_for) chooses it past 64
-    /// rows where the split model predicts version 13's grid, in whole
-    /// clusters, a wave longer (an odd number of weight tiles).
+    /// Version 10's tile and MMAs with two producer warpgroups, meeting the
+    /// MMA warpgroups through an mbarrier pair a stage instead of a block
+    /// barrier each step; from run 58 fed as version 13 is (producer thread
+    /// 0 copies a step's codes and activations with the TMA unit, and at
+    /// G = 128 the layer's packed constants), without its cluster. Compute
+    /// capability 9.0 only; split as version 7. The one
+    /// [`best_for`](Self::best_for) chooses past 64 rows (up to 128 where
+    /// the split model predicts it faster than version 19): 0.95-0.99x
+    /// of version 13's time on most benchmark shapes from M = 128 to 8192
+    /// (docs/PERF.md, run 58).
     V12 { split_k: u32 },
     /// Version 12 in clusters of two blocks along `n`, which share each
     /// stage's activations: each block copies half of them with the TMA
     /// unit into both (multicast), so they cross L2 half as often. Compute
-    /// capability 9.0 only; split as version 7. The one
-    /// [`best_for`](Self::best_for) chooses there past 64 rows (up to 128
-    /// where the split model predicts it faster than version 19, and where
-    /// it does not predict version 12 faster): 1.1-1.25x
-    /// faster than version 12 on the larger shapes, 0.94-1.07x of it on the
-    /// smallest (docs/PERF.md, run 17).
+    /// capability 9.0 only; split as version 7. Runs 17 to 57 chose it
+    /// past 64 rows (1.1-1.25x faster than version 12 on the larger shapes
+    /// then, run 17); [`best_for`](Self::best_for) no longer does, since
+    /// version 12 took version 13's feed (run 58).
     V13 { split_k: u32 },
     /// Versions 5 (up to 8 activation rows) and 6 (up to 16) in a 2-D block
     /// of `row_groups` groups of warps, `warps` in all: each group takes
