@@ -436,12 +436,14 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
     // ... and qweight through version 23's map of it.
     let codes = QweightTensorMap { words_per_row: 48, bands: 38 };
     ensure(plan.qweight_tensor_map == Some(codes), || format!("{plan:?}"))?;
-    // Versions 19, 23 and 24 read qweight through a tensor map of it (384
-    // columns are 48 words a row, 3 steps; 600 rows 38 bands), and x
+    // Versions 12, 19, 23 and 24 read qweight through a tensor map of it
+    // (384 columns are 48 words a row, 3 steps; 600 rows 38 bands), and x
     // through one with a box of their tile's rows.
-    for version in [V19 { split_k: 2 }, V23 { split_k: 2 }, V24 { split_k: 1 }, V24 { split_k: 2 }] {
+    for version in [V12 { split_k: 1 }, V19 { split_k: 2 }, V23 { split_k: 2 }, V24 { split_k: 1 }, V24 { split_k: 2 }]
+    {
         let plan = int4_linear::plan_version::<f16>(&shape, &buffers(257, &shape, true), version)?.ok_or("no plan")?;
         let box_rows = match version {
+            V12 { .. } => v12::BLOCK_M,
             V19 { .. } => v19::BLOCK_M,
             V23 { .. } => v23::BLOCK_M,
             _ => v24::BLOCK_M,
@@ -472,12 +474,12 @@ fn plans_wgmma_versions(_: &mut Rng) -> TestResult {
         for shape in [&shape, &g128] {
             let plan =
                 int4_linear::plan_version::<f16>(shape, &buffers(257, shape, true), version)?.ok_or("no plan")?;
-            let g128 = shape.group_size == 128;
-            let expected = g128 && !matches!(version, V22 { .. });
+            let at_g128 = shape.group_size == 128;
+            let expected = at_g128 && !matches!(version, V22 { .. });
             ensure(plan.packed_constants == expected, || format!("G = {}: {plan:?}", shape.group_size))?;
             let (number, split) = (version.number(), if version.split_k() == Some(1) { "" } else { "split_k_" });
             let entry = match version {
-                V12 { .. } | V13 { .. } if g128 => format!("int4_linear_v{number}_g128_f16"),
+                V12 { .. } | V13 { .. } if at_g128 => format!("int4_linear_v{number}_g128_f16"),
                 _ => format!("int4_linear_v{number}_{split}f16"),
             };
             ensure(plan.launch.kernel == entry, || format!("G = {}: {plan:?}", shape.group_size))?;

@@ -101,9 +101,9 @@
 
 use super::GroupParams;
 use super::mma_tile::{TileOutput, TiledGemm, linear_tiled, linear_tiled_split_k, tensor_map_entry_points};
-use crate::tma::{TensorMap, tensor_map_address};
 use super::v10::{WgmmaTile, wgmma_tile};
 use crate::float::Bf16;
+use crate::tma::{TensorMap, tensor_map_address};
 use crate::wgmma::WgmmaHalf;
 use core::ops::Range;
 
@@ -473,11 +473,19 @@ pub(super) mod hopper {
             )
         };
         let producers = PRODUCER_THREADS / ROWS;
+        // Where a step is one group (G = 128) the producers store its
+        // constants once and the consumers read them once, in place of
+        // four slots each (run 27). Versions 12 and 13 only in their
+        // `_g128_` entry points (`G128`, where a step is always one group):
+        // their 128 accumulators a thread leave too few registers for the
+        // consumers' loops of both kinds in one entry point (ptxas spilled
+        // 1.6 KB a thread in their unsplit ones).
+        let one_group_loops = ACC <= 32 || G128;
         // Producer thread 0 alone fills the stages where a step is one
         // group for feeds of packed constants (see `Feed::PACKED_CONSTANTS`):
         // `one_group` below, spelled out here (computing it once, before
         // the barriers' set-up, moved the PTX of versions 13 to 24).
-        let packed = F::PACKED_CONSTANTS && (ACC <= 32 || G128) && StepGroups::new(&groups, dims.2).one_group();
+        let packed = F::PACKED_CONSTANTS && one_group_loops && StepGroups::new(&groups, dims.2).one_group();
         let stages = (dynamic_shared_address() + RING_ALIGN as u32 - 1) & !(RING_ALIGN as u32 - 1);
         let ring =
             Ring::<S> { stages, barriers: stages + S::STAGES as u32 * Ring::<S>::STAGE_STRIDE, tile: PhantomData };
@@ -493,14 +501,7 @@ pub(super) mod hopper {
             mbarrier::fence_init();
         }
         feed.meet();
-        // Where a step is one group (G = 128) the producers store its
-        // constants once and the consumers read them once, in place of
-        // four slots each (run 27). Versions 12 and 13 only in their
-        // `_g128_` entry points (`G128`, where a step is always one group):
-        // their 128 accumulators a thread leave too few registers for the
-        // consumers' loops of both kinds in one entry point (ptxas spilled
-        // 1.6 KB a thread in their unsplit ones).
-        let one_group = (ACC <= 32 || G128) && StepGroups::new(&groups, dims.2).one_group();
+        let one_group = one_group_loops && StepGroups::new(&groups, dims.2).one_group();
         let origin = TileOrigin::of_block(F::CLUSTER);
         // Each thread waits for the previous grid (see `grid_dependency`)
         // before it touches global memory: the producers after their L2
